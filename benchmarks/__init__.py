@@ -1,0 +1,1 @@
+"""Speed benchmarks: `python -m benchmarks [name ...]` (see the README); never timed unit tests."""

@@ -1,0 +1,43 @@
+"""Henpen actions: small frozen values that print as a student would say them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from henkit.henpen.dice import check_face, face_name
+from henkit.henpen.rules import Claim
+
+
+@dataclass(frozen=True)
+class Roll:
+    """Roll every die not yet set aside."""
+
+    def __str__(self) -> str:
+        return "roll the dice"
+
+
+@dataclass(frozen=True)
+class Take:
+    """Set aside every die of the last roll showing `face` (1..5, or 6 for the worm)."""
+
+    face: int
+
+    def __post_init__(self) -> None:
+        check_face(self.face)
+
+    def __str__(self) -> str:
+        return f"take the {face_name(self.face, plural=True)}"
+
+
+@dataclass(frozen=True)
+class Stop:
+    """Stop rolling and claim a serving: from the grill, or stolen from another player."""
+
+    claim: Claim
+
+    def __str__(self) -> str:
+        return f"stop and {self.claim}"
+
+
+ROLL = Roll()
+Action = Roll | Take | Stop
