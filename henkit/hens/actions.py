@@ -1,0 +1,116 @@
+"""The moves of Hens as small frozen dataclasses that print in plain words.
+
+Chance outcomes (the card a deck draw brings) are plain `Card`s.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from henkit.hens.barnyard import Cell
+from henkit.hens.cards import Card
+
+DECK = -1
+"""The `source` of a draw from the deck (any other source is the player whose pile it is)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Draw:
+    """Draw one card: from the deck (`source=DECK`) or the top of a player's discard pile."""
+
+    source: int
+    card: Card | None = None  # the top card of the pile; None for the deck (its card is chance)
+
+    def __str__(self) -> str:
+        if self.source == DECK:
+            return "draw from the deck"
+        return f"draw {self.card} from player {self.source}'s discard pile"
+
+    def __repr__(self) -> str:
+        return "Draw(DECK)" if self.source == DECK else f"Draw({self.source}, {self.card})"
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """Place a card from the hand as a hen at a cell of one's barnyard."""
+
+    card: Card
+    cell: Cell
+
+    def __str__(self) -> str:
+        return f"place {self.card} at row {self.cell[0]}, column {self.cell[1]}"
+
+    def __repr__(self) -> str:
+        return f"Place({self.card}, {self.cell})"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceCoop:
+    """Place a card from the hand face down as a chicken coop at a cell."""
+
+    card: Card
+    cell: Cell
+
+    def __str__(self) -> str:
+        return (f"place {self.card} face down as a chicken coop at row {self.cell[0]}, "
+                f"column {self.cell[1]}")
+
+    def __repr__(self) -> str:
+        return f"PlaceCoop({self.card}, {self.cell})"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    """Put a card from the hand on top of one's discard pile."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+    def __repr__(self) -> str:
+        return f"Discard({self.card})"
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceRooster:
+    """Put the rooster token on the hen at a cell (None: no hen to put it on)."""
+
+    cell: Cell | None
+
+    def __str__(self) -> str:
+        if self.cell is None:
+            return "keep the rooster off the barnyard (there is no hen to put it on)"
+        return f"put the rooster on the hen at row {self.cell[0]}, column {self.cell[1]}"
+
+    def __repr__(self) -> str:
+        return f"PlaceRooster({self.cell})"
+
+
+Action = Draw | Place | PlaceCoop | Discard | PlaceRooster
+
+
+# Legal-action lists reuse these objects: building thousands of dataclasses per game is slow.
+@lru_cache(maxsize=None)
+def place(card: Card, cell: Cell) -> Place:
+    """The (shared) Place action."""
+    return Place(card, cell)
+
+
+@lru_cache(maxsize=None)
+def place_coop(card: Card, cell: Cell) -> PlaceCoop:
+    """The (shared) PlaceCoop action."""
+    return PlaceCoop(card, cell)
+
+
+@lru_cache(maxsize=None)
+def discard(card: Card) -> Discard:
+    """The (shared) Discard action."""
+    return Discard(card)
+
+
+@lru_cache(maxsize=None)
+def draw(source: int, card: Card | None = None) -> Draw:
+    """The (shared) Draw action."""
+    return Draw(source, card)

@@ -1,0 +1,559 @@
+"""A player's barnyard: an immutable grid of hens and chicken coops, and where a card may go.
+
+Coordinates: a cell is (row, col). The barnyard is always *normalised*: its bounding box starts
+at (0, 0), so row 0 is the top line when printed. A new card may go just outside the box, at
+row -1 or col -1 (the barnyard then shifts so the box starts at (0, 0) again) - this is how the
+barnyard grows in every direction from the first card (DECISIONS H5, H6).
+
+Speed: cells are bits of Python ints (8 bits per row, one spare row and column all around), so
+neighbours are shifts and groups are flood fills on masks. A bot can try hundreds of placements
+per turn without building objects.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass
+
+from henkit.hens.cards import (
+    BREED_OF,
+    BREEDS,
+    CARDS,
+    CODES,
+    EGGS_OF,
+    MEDALS_OF,
+    NUM_KINDS,
+    NUMBER_OF,
+    Card,
+    card,
+    fits_beside,
+)
+
+Cell = tuple[int, int]
+
+STRIDE = 8  # bits per grid row; the spare bits keep left/right shifts from wrapping rows
+OFF = 1  # cells (-1, -1) .. (4, 4) map to bits; row and column -1 are the growth margin
+NBITS = 6 * STRIDE
+EMPTY = -1
+COOP = 64  # grid content COOP + k: card k placed face down
+HIDDEN = COOP + NUM_KINDS  # a face-down coop whose card this viewer cannot see
+
+
+def bit(cell: Cell) -> int:
+    """The bit index of a cell."""
+    return (cell[0] + OFF) * STRIDE + cell[1] + OFF
+
+
+CELL_OF: tuple[Cell | None, ...] = tuple(
+    (i // STRIDE - OFF, i % STRIDE - OFF) if i % STRIDE < 6 else None for i in range(NBITS)
+)
+ROW_BITS = tuple(sum(1 << bit((r, c)) for c in range(-1, 5)) for r in range(-1, 5))
+COL_BITS = tuple(sum(1 << bit((r, c)) for r in range(-1, 5)) for c in range(-1, 5))
+
+
+def spread(m: int) -> int:
+    """Cells beside (not diagonal to) any cell of mask m."""
+    return (m << 1) | (m >> 1) | (m << STRIDE) | (m >> STRIDE)
+
+
+def bits_of(m: int) -> Iterator[int]:
+    """The set bit indices of a mask, lowest first."""
+    while m:
+        low = m & -m
+        yield low.bit_length() - 1
+        m ^= low
+
+
+def _fits_box(h: int, w: int) -> bool:
+    return (h <= 3 and w <= 4) or (h <= 4 and w <= 3)
+
+
+def _allowed(h: int, w: int) -> int:
+    """Mask of cells where a card keeps a h x w barnyard inside a 3x4 or 4x3 box."""
+    m = 0
+    for r in range(-1, h + 1):
+        for c in range(-1, w + 1):
+            hh = h + (r == -1) + (r == h)
+            ww = w + (c == -1) + (c == w)
+            if _fits_box(hh, ww):
+                m |= 1 << bit((r, c))
+    return m
+
+
+ALLOWED = {(h, w): _allowed(h, w) for h in range(1, 5) for w in range(1, 5) if _fits_box(h, w)}
+_DIRS = ((-1, 0, "above"), (1, 0, "below"), (0, -1, "to the left"), (0, 1, "to the right"))
+_NOT_A_CELL = "a cell is (row, col) with whole numbers; row and col go from -1 to 4"
+
+
+def check_cell(cell: object) -> Cell:
+    """Return cell as a (row, col) tuple of ints, or raise ValueError saying what a cell is."""
+    if (
+        isinstance(cell, (tuple, list))
+        and len(cell) == 2
+        and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)
+    ):
+        r, c = int(cell[0]), int(cell[1])
+        if -1 <= r <= 4 and -1 <= c <= 4:
+            return (r, c)
+    raise ValueError(f"{cell!r} is not a cell: {_NOT_A_CELL}")
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of same-breed hens joined by sides (a lone hen is a group of size 1)."""
+
+    breed: str
+    cells: tuple[Cell, ...]
+    eggs: int
+
+    @property
+    def size(self) -> int:
+        """How many hens the group holds."""
+        return len(self.cells)
+
+
+class Barnyard:
+    """An immutable barnyard; `place` returns a new one. Build with `Barnyard()` or `parse`."""
+
+    __slots__ = (
+        "grid", "occ", "hen", "coop", "breeds", "nums", "e2", "e3", "medals", "h", "w", "n",
+        "rooster", "_hidden",
+    )
+
+    def __init__(self) -> None:
+        self.grid: tuple[int, ...] = (EMPTY,) * NBITS
+        self.occ = self.hen = self.coop = self.e2 = self.e3 = 0
+        self.breeds: tuple[int, ...] = (0,) * len(BREEDS)
+        self.nums: tuple[int, ...] = (0,) * 8  # index = number; 0 and 7 stay empty
+        self.medals = self.h = self.w = self.n = 0
+        self.rooster = -1  # bit of the hen under the rooster token, or -1
+        self._hidden: Barnyard | None = None
+
+    # ----- reading -----
+    @property
+    def shape(self) -> tuple[int, int]:
+        """(rows, cols) of the bounding box; (0, 0) when empty."""
+        return (self.h, self.w)
+
+    def __len__(self) -> int:
+        return self.n
+
+    @property
+    def coops(self) -> int:
+        """How many chicken coops the barnyard holds."""
+        return self.coop.bit_count()
+
+    @property
+    def rooster_cell(self) -> Cell | None:
+        """Where the rooster token stands, or None."""
+        return CELL_OF[self.rooster] if self.rooster >= 0 else None
+
+    def at(self, cell: Cell) -> Card | None:
+        """The hen at cell, or None for an empty place or a coop."""
+        r, c = check_cell(cell)
+        v = self.grid[bit((r, c))]
+        return CARDS[v] if 0 <= v < NUM_KINDS else None
+
+    def is_coop(self, cell: Cell) -> bool:
+        """True when a chicken coop stands at cell."""
+        return self.grid[bit(check_cell(cell))] >= COOP
+
+    def coop_card(self, cell: Cell) -> Card | None:
+        """The face-down card of the coop at cell (None when hidden from this viewer or no coop)."""
+        v = self.grid[bit(check_cell(cell))]
+        return CARDS[v - COOP] if COOP <= v < HIDDEN else None
+
+    def hens(self) -> list[tuple[Cell, Card]]:
+        """Every hen with its cell, top row first."""
+        return [(CELL_OF[i], CARDS[self.grid[i]]) for i in bits_of(self.hen)]
+
+    def coop_cells_taken(self) -> list[Cell]:
+        """Cells holding a chicken coop, top row first."""
+        return [CELL_OF[i] for i in bits_of(self.coop)]
+
+    def cards(self) -> list[Card]:
+        """Every card in the barnyard, hens and (known) coops alike, for accounting."""
+        out = []
+        for i in bits_of(self.occ):
+            v = self.grid[i]
+            if v < NUM_KINDS:
+                out.append(CARDS[v])
+            elif v < HIDDEN:
+                out.append(CARDS[v - COOP])
+        return out
+
+    # ----- placement -----
+    def _frontier(self) -> int:
+        if self.n == 0:
+            return 1 << bit((0, 0))
+        return spread(self.occ) & ~self.occ & ALLOWED[(self.h, self.w)]
+
+    def _hen_mask(self, k: int) -> int:
+        """Mask of cells where hen k may go."""
+        front = self._frontier()
+        n = NUMBER_OF[k]
+        bad = self.hen & ~self.breeds[BREED_OF[k]] & ~self.nums[n - 1] & ~self.nums[n + 1]
+        return front & ~spread(bad) if bad else front
+
+    def hen_cells(self, k: int) -> list[Cell]:
+        """Cells where card k may go as a hen."""
+        return [CELL_OF[i] for i in bits_of(self._hen_mask(k))]
+
+    def coop_cells(self) -> list[Cell]:
+        """Cells where any card may go face down as a chicken coop."""
+        return [CELL_OF[i] for i in bits_of(self._frontier())]
+
+    def check_place(self, k: int | str, cell: Cell, coop: bool = False) -> None:
+        """Raise ValueError naming the rule (and the neighbour) that forbids this placement."""
+        k = card(k)
+        r, c = check_cell(cell)
+        what = f"{k} as a chicken coop" if coop else str(k)
+        if self.n == 0:
+            if (r, c) != (0, 0):
+                raise ValueError(
+                    f"{what} cannot go at {(r, c)}: the first card starts the barnyard at (0, 0)"
+                )
+            return
+        i = bit((r, c))
+        if self.occ >> i & 1:
+            raise ValueError(f"{what} cannot go at {(r, c)}: that place is already taken")
+        if not (spread(self.occ) >> i & 1):
+            raise ValueError(
+                f"{what} cannot go at {(r, c)}: a new card must touch a placed card by a side"
+            )
+        if not (ALLOWED[(self.h, self.w)] >> i & 1):
+            raise ValueError(
+                f"{what} cannot go at {(r, c)}: the barnyard must fit inside a 3x4 or 4x3 box"
+            )
+        if coop:
+            return
+        for dr, dc, where in _DIRS:
+            v = self.grid[bit((r + dr, c + dc))] if -1 <= r + dr <= 4 and -1 <= c + dc <= 4 else -1
+            if 0 <= v < NUM_KINDS and not fits_beside(k, v):
+                raise ValueError(
+                    f"{k} cannot go at {(r, c)}: the hen {where}, {CODES[v]}, is another breed and "
+                    f"its number is not one apart from {NUMBER_OF[k]} (a hen must match each "
+                    "neighbouring hen's breed or be one number higher or lower)"
+                )
+
+    def place(self, k: int | str, cell: Cell, coop: bool = False) -> Barnyard:
+        """A new barnyard with card k at cell, as a hen or face down as a coop (checked)."""
+        k = card(k)
+        cell = check_cell(cell)
+        self.check_place(k, cell, coop)
+        return self._put(k, cell, coop)
+
+    def _put(self, k: int, cell: Cell, coop: bool) -> Barnyard:
+        """Place without checking; shifts the frame when the card goes at row or col -1."""
+        new = object.__new__(Barnyard)
+        i = bit(cell)
+        b = 1 << i
+        grid = list(self.grid)
+        grid[i] = COOP + k if coop else k
+        new.occ = self.occ | b
+        new.rooster = self.rooster
+        new._hidden = None
+        if coop:
+            new.hen, new.coop = self.hen, self.coop | b
+            new.breeds, new.nums = self.breeds, self.nums
+            new.e2, new.e3, new.medals = self.e2, self.e3, self.medals
+        else:
+            new.hen, new.coop = self.hen | b, self.coop
+            br, nu = BREED_OF[k], NUMBER_OF[k]
+            new.breeds = self.breeds[:br] + (self.breeds[br] | b,) + self.breeds[br + 1:]
+            new.nums = self.nums[:nu] + (self.nums[nu] | b,) + self.nums[nu + 1:]
+            eggs = EGGS_OF[k]
+            new.e2 = self.e2 | b if eggs >= 2 else self.e2
+            new.e3 = self.e3 | b if eggs >= 3 else self.e3
+            new.medals = self.medals + MEDALS_OF[k]
+        r, c = cell
+        if self.n == 0:
+            new.h = new.w = 1
+        else:
+            new.h = self.h + (r == -1) + (r == self.h)
+            new.w = self.w + (c == -1) + (c == self.w)
+        new.n = self.n + 1
+        shift = (STRIDE if r == -1 else 0) + (1 if c == -1 else 0)
+        if shift:
+            # The margin row/col is empty beyond the box, so shifting never drops a card.
+            grid = [EMPTY] * shift + grid[:-shift]
+            new.occ <<= shift
+            new.hen <<= shift
+            new.coop <<= shift
+            new.e2 <<= shift
+            new.e3 <<= shift
+            new.breeds = tuple(m << shift for m in new.breeds)
+            new.nums = tuple(m << shift for m in new.nums)
+            if new.rooster >= 0:
+                new.rooster += shift
+        new.grid = tuple(grid)
+        return new
+
+    def with_rooster(self, cell: Cell | None) -> Barnyard:
+        """A new barnyard with the rooster token on the hen at cell (None takes it off)."""
+        new = self._copy()
+        if cell is None:
+            new.rooster = -1
+            return new
+        cell = check_cell(cell)
+        if self.at(cell) is None:
+            what = "a chicken coop" if self.is_coop(cell) else "an empty place"
+            raise ValueError(f"the rooster must stand on a hen, and {cell} is {what}")
+        new.rooster = bit(cell)
+        return new
+
+    def _copy(self) -> Barnyard:
+        new = object.__new__(Barnyard)
+        for name in Barnyard.__slots__:
+            setattr(new, name, getattr(self, name))
+        new._hidden = None
+        return new
+
+    def hidden(self) -> Barnyard:
+        """The barnyard as opponents see it: coops face down, their cards unknown."""
+        if self._hidden is None:
+            if not self.coop:
+                self._hidden = self
+            else:
+                new = self._copy()
+                new.grid = tuple(HIDDEN if v >= COOP else v for v in self.grid)
+                self._hidden = new
+        return self._hidden
+
+    # ----- groups -----
+    def groups(self) -> list[Group]:
+        """Every group of same-breed hens joined by sides, lone hens included, largest first."""
+        out = []
+        for br, m in enumerate(self.breeds):
+            while m:
+                comp = m & -m
+                while True:
+                    grown = (comp | spread(comp)) & m
+                    if grown == comp:
+                        break
+                    comp = grown
+                m &= ~comp
+                cells = tuple(CELL_OF[i] for i in bits_of(comp))
+                eggs = sum(EGGS_OF[self.grid[i]] for i in bits_of(comp))
+                out.append(Group(BREEDS[br].code, cells, eggs))
+        out.sort(key=lambda g: (-g.size, -g.eggs, g.cells))
+        return out
+
+    def lone_hens(self) -> list[Cell]:
+        """Cells of hens with no same-breed neighbour ("hens not in a group")."""
+        return [g.cells[0] for g in self.groups() if g.size == 1]
+
+    # ----- text -----
+    def __str__(self) -> str:
+        lines = []
+        for r in range(self.h):
+            cells = []
+            for c in range(self.w):
+                i = bit((r, c))
+                v = self.grid[i]
+                if v == EMPTY:
+                    text = ".."
+                elif v >= COOP:
+                    text = "##"
+                else:
+                    text = CODES[v] + ("*" if i == self.rooster else "")
+                cells.append(text.ljust(3))
+            lines.append(" ".join(cells).rstrip())
+        return "\n".join(lines)
+
+    def __repr__(self) -> str:
+        return f"Barnyard.parse({str(self)!r})"
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Barnyard):
+            return NotImplemented
+        return self.grid == other.grid and self.rooster == other.rooster
+
+    def __hash__(self) -> int:
+        return hash((self.grid, self.rooster))
+
+    @classmethod
+    def parse(cls, text: str, check: bool = True) -> Barnyard:
+        """Read rows of cells ('Pa3', 'Pa3*' with the rooster, '##' coop, '..' empty).
+
+        Row 0 is the first non-blank line. With `check`, the cards must touch, fit a 3x4 or 4x3
+        box and obey the placement rule between every two touching hens.
+        """
+        if not isinstance(text, str):
+            raise ValueError(f"a barnyard is text, not {type(text).__name__}")
+        rows: list[list[tuple[int, bool]]] = []  # (content, rooster) per cell
+        lines = text.strip("\n").split("\n") if text.strip() else []
+        width = None
+        for ln, line in enumerate(lines, start=1):
+            cells = line.split()
+            if not cells:
+                raise ValueError(f"line {ln} is blank: every row needs cells ('..' for empty)")
+            if width is not None and len(cells) != width:
+                raise ValueError(
+                    f"line {ln} has {len(cells)} cells but line 1 has {width}: "
+                    "every row needs the same number of cells"
+                )
+            width = len(cells)
+            row = []
+            for cn, word in enumerate(cells, start=1):
+                row.append(_parse_cell(word, ln, cn))
+            rows.append(row)
+        placed = [
+            (r, c, v, rooster)
+            for r, row in enumerate(rows)
+            for c, (v, rooster) in enumerate(row)
+            if v != EMPTY
+        ]
+        new = cls()
+        if not placed:
+            return new
+        r0 = min(p[0] for p in placed)
+        c0 = min(p[1] for p in placed)
+        h = max(p[0] for p in placed) - r0 + 1
+        w = max(p[1] for p in placed) - c0 + 1
+        if not _fits_box(h, w):
+            raise ValueError(f"the barnyard spans {h} rows and {w} columns: it must fit 3x4 or 4x3")
+        grid = list(new.grid)
+        roosters = []
+        for r, c, v, rooster in placed:
+            grid[bit((r - r0, c - c0))] = v
+            if rooster:
+                roosters.append((r - r0, c - c0, r + 1, c + 1))
+        if len(roosters) > 1:
+            raise ValueError(
+                f"line {roosters[1][2]}, cell {roosters[1][3]}: a barnyard has one rooster only"
+            )
+        built = _from_grid(tuple(grid))
+        if roosters:
+            built.rooster = bit(roosters[0][:2])
+        if check:
+            built._check_layout()
+        return built
+
+    def _check_layout(self) -> None:
+        """Raise ValueError unless cards touch, and every two touching hens obey the rule."""
+        start = self.occ & -self.occ
+        comp = start
+        while True:
+            grown = (comp | spread(comp)) & self.occ
+            if grown == comp:
+                break
+            comp = grown
+        if comp != self.occ:
+            lost = CELL_OF[(self.occ & ~comp).bit_length() - 1]
+            raise ValueError(
+                f"the card at {lost} is cut off: every card must touch the others by a side"
+            )
+        counts: dict[int, int] = {}
+        for i in bits_of(self.occ):
+            v = self.grid[i]
+            k = v if v < NUM_KINDS else v - COOP
+            if k < NUM_KINDS:
+                counts[k] = counts.get(k, 0) + 1
+        for k, n in counts.items():
+            if n > CARDS[k].breed.copies[NUMBER_OF[k] - 1]:
+                raise ValueError(
+                    f"{CODES[k]} appears {n} times but the deck holds only "
+                    f"{CARDS[k].breed.copies[NUMBER_OF[k] - 1]}"
+                )
+        for i in bits_of(self.hen):
+            for j in (i + 1, i + STRIDE):
+                if self.hen >> j & 1 and not fits_beside(self.grid[i], self.grid[j]):
+                    a, b = self.grid[i], self.grid[j]
+                    raise ValueError(
+                        f"{CODES[a]} at {CELL_OF[i]} and {CODES[b]} at {CELL_OF[j]} touch but "
+                        "are neither the same breed nor one number apart"
+                    )
+
+    # ----- JSON -----
+    def to_dict(self) -> dict:
+        """A JSON-ready dict: hens and coops as [row, col, code] (a hidden coop's code is null)."""
+        hens = [[r, c, CODES[k]] for (r, c), k in self.hens()]
+        coops = []
+        for i in bits_of(self.coop):
+            v = self.grid[i]
+            coops.append([*CELL_OF[i], CODES[v - COOP] if v < HIDDEN else None])
+        return {"hens": hens, "coops": coops, "rooster": list(self.rooster_cell or []) or None}
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Barnyard:
+        """Rebuild a barnyard written by `to_dict`; ValueError names what is malformed."""
+        if not isinstance(data, dict) or not {"hens", "coops", "rooster"} <= set(data):
+            raise ValueError("a barnyard dict needs the keys 'hens', 'coops' and 'rooster'")
+        new = cls()
+        grid = list(new.grid)
+        for key in ("hens", "coops"):
+            if not isinstance(data[key], list):
+                raise ValueError(f"barnyard '{key}' must be a list of [row, col, code]")
+            for entry in data[key]:
+                if not (isinstance(entry, list) and len(entry) == 3):
+                    raise ValueError(f"barnyard '{key}' entry {entry!r} is not [row, col, code]")
+                r, c = check_cell(tuple(entry[:2]))
+                if r < 0 or c < 0:
+                    raise ValueError(f"barnyard cell {(r, c)} is outside the normalised box")
+                if grid[bit((r, c))] != EMPTY:
+                    raise ValueError(f"barnyard cell {(r, c)} is given twice")
+                if key == "coops" and entry[2] is None:
+                    grid[bit((r, c))] = HIDDEN
+                else:
+                    k = card(entry[2])
+                    grid[bit((r, c))] = k + (COOP if key == "coops" else 0)
+        built = _from_grid(tuple(grid))
+        if built.n:
+            rows = [CELL_OF[i][0] for i in bits_of(built.occ)]
+            cols = [CELL_OF[i][1] for i in bits_of(built.occ)]
+            if min(rows) != 0 or min(cols) != 0 or not _fits_box(built.h, built.w):
+                raise ValueError("barnyard cells must start at (0, 0) and fit a 3x4 or 4x3 box")
+        if data["rooster"] is not None:
+            built = built.with_rooster(tuple(data["rooster"]))
+        return built
+
+
+def _parse_cell(word: str, ln: int, cn: int) -> tuple[int, bool]:
+    """One cell of barnyard text: (grid content, rooster here?)."""
+    if word == "..":
+        return EMPTY, False
+    if word == "##":
+        return HIDDEN, False
+    rooster = word.endswith("*")
+    try:
+        k = card(word[:-1] if rooster else word)
+    except ValueError:
+        raise ValueError(
+            f"line {ln}, cell {cn}: {word!r} is not a cell: write a card such as Pa3 (a breed "
+            "code Pa, Wy, Se, Ba, Su, Fa, Ce or Mo and a number 1-6), Pa3* for the hen with the "
+            "rooster, ## for a chicken coop or .. for an empty place"
+        ) from None
+    return int(k), rooster
+
+
+def _from_grid(grid: tuple[int, ...]) -> Barnyard:
+    """Build every mask of a barnyard from its grid (cards already normalised to (0, 0))."""
+    new = Barnyard()
+    breeds = [0] * len(BREEDS)
+    nums = [0] * 8
+    for i, v in enumerate(grid):
+        if v == EMPTY:
+            continue
+        b = 1 << i
+        new.occ |= b
+        new.n += 1
+        if v >= COOP:
+            new.coop |= b
+            continue
+        new.hen |= b
+        breeds[BREED_OF[v]] |= b
+        nums[NUMBER_OF[v]] |= b
+        if EGGS_OF[v] >= 2:
+            new.e2 |= b
+        if EGGS_OF[v] >= 3:
+            new.e3 |= b
+        new.medals += MEDALS_OF[v]
+    new.grid = grid
+    new.breeds = tuple(breeds)
+    new.nums = tuple(nums)
+    if new.n:
+        cells = [CELL_OF[i] for i in bits_of(new.occ)]
+        new.h = max(r for r, _ in cells) - min(r for r, _ in cells) + 1
+        new.w = max(c for _, c in cells) - min(c for _, c in cells) + 1
+    return new

@@ -1,0 +1,177 @@
+"""The one table of Hens cards: breeds, colours, numbers, eggs, medals, copies and the decks.
+
+A card *kind* is a breed and a number (48 kinds); the physical deck holds 72 cards because some
+kinds have two copies. Copies of a kind are indistinguishable, so henkit names a card by its kind:
+`Pa3` is a Padovana number 3. Internally a card is a small int (breed * 6 + number - 1) so
+that barnyards and hands are fast tuples of ints; `Card` is an int that prints as its code.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Breed:
+    """One breed of hen: its code, name, colour, and per-number eggs and copies (numbers 1-6)."""
+
+    code: str
+    name: str
+    colour: str
+    eggs: tuple[int, int, int, int, int, int]
+    copies: tuple[int, int, int, int, int, int]
+    medals: int
+
+    @property
+    def size(self) -> int:
+        """How many cards of this breed the full deck holds."""
+        return sum(self.copies)
+
+
+# Rulebook "Breakdown of Eggs and Medals", with DECISIONS H1 (12-card breeds: every number
+# doubled), H2 (colours) and H3 (medals on every card of the 8- and 6-card breeds).
+_EGGS_12 = (2, 1, 1, 1, 1, 2)
+_COPIES_12 = (2, 2, 2, 2, 2, 2)
+_EGGS_10 = (2, 2, 1, 1, 2, 2)
+_COPIES_10 = (1, 2, 2, 2, 2, 1)
+_EGGS_8 = (3, 2, 1, 1, 2, 3)
+_COPIES_8 = (1, 1, 2, 2, 1, 1)
+_EGGS_6 = (3, 2, 2, 2, 2, 3)
+_COPIES_6 = (1, 1, 1, 1, 1, 1)
+
+BREEDS: tuple[Breed, ...] = (
+    Breed("Pa", "Padovana", "brown", _EGGS_12, _COPIES_12, 0),
+    Breed("Wy", "Wyandotte", "blue", _EGGS_12, _COPIES_12, 0),
+    Breed("Se", "Sebright", "red", _EGGS_10, _COPIES_10, 0),
+    Breed("Ba", "Barnevelder", "purple", _EGGS_10, _COPIES_10, 0),
+    Breed("Su", "Sultan", "grey", _EGGS_8, _COPIES_8, 1),
+    Breed("Fa", "Faverolles", "yellow", _EGGS_8, _COPIES_8, 1),
+    Breed("Ce", "Cemani", "black", _EGGS_6, _COPIES_6, 2),
+    Breed("Mo", "Modern Game", "green", _EGGS_6, _COPIES_6, 2),
+)
+"""The eight breeds in a fixed order; a breed's index is used inside cards and masks."""
+
+BREED_INDEX: dict[str, int] = {b.code: i for i, b in enumerate(BREEDS)}
+NUM_KINDS = len(BREEDS) * 6
+
+# Flat per-kind tables (index = card int) so hot loops never build objects.
+BREED_OF: tuple[int, ...] = tuple(k // 6 for k in range(NUM_KINDS))
+NUMBER_OF: tuple[int, ...] = tuple(k % 6 + 1 for k in range(NUM_KINDS))
+EGGS_OF: tuple[int, ...] = tuple(BREEDS[k // 6].eggs[k % 6] for k in range(NUM_KINDS))
+MEDALS_OF: tuple[int, ...] = tuple(BREEDS[k // 6].medals for k in range(NUM_KINDS))
+COPIES_OF: tuple[int, ...] = tuple(BREEDS[k // 6].copies[k % 6] for k in range(NUM_KINDS))
+
+
+class Card(int):
+    """A card kind: an int (breed * 6 + number - 1) that prints as its code, e.g. `Pa3`."""
+
+    __slots__ = ()
+
+    @property
+    def breed(self) -> Breed:
+        """The card's breed."""
+        return BREEDS[BREED_OF[self]]
+
+    @property
+    def number(self) -> int:
+        """The card's number, 1-6."""
+        return NUMBER_OF[self]
+
+    @property
+    def eggs(self) -> int:
+        """How many eggs the hen hatches."""
+        return EGGS_OF[self]
+
+    @property
+    def medals(self) -> int:
+        """How many medals the card carries."""
+        return MEDALS_OF[self]
+
+    @property
+    def code(self) -> str:
+        """The short notation: breed code and number, e.g. `Ce6`."""
+        return CODES[self]
+
+    def __repr__(self) -> str:
+        return CODES[self]
+
+    __str__ = __repr__
+
+    def describe(self) -> str:
+        """The card in words, e.g. 'Cemani 6 (black, 3 eggs, 2 medals)'."""
+        b = self.breed
+        medals = f", {b.medals} medal{'s' if b.medals > 1 else ''}" if b.medals else ""
+        eggs = f"{self.eggs} egg{'s' if self.eggs > 1 else ''}"
+        return f"{b.name} {self.number} ({b.colour}, {eggs}{medals})"
+
+
+CODES: tuple[str, ...] = tuple(f"{BREEDS[k // 6].code}{k % 6 + 1}" for k in range(NUM_KINDS))
+CARDS: tuple[Card, ...] = tuple(Card(k) for k in range(NUM_KINDS))
+"""Every card kind, indexed by its int."""
+
+_BY_CODE: dict[str, Card] = {c.code.lower(): c for c in CARDS}
+_CODE_HELP = (
+    "a card is a breed code (" + ", ".join(b.code for b in BREEDS) + ") and a number 1-6, "
+    "e.g. Pa3"
+)
+
+
+def card(code: str | int) -> Card:
+    """The card named by a code like 'Pa3' (any letter case) or by its int; ValueError if none."""
+    if isinstance(code, Card):
+        return code
+    if isinstance(code, int) and not isinstance(code, bool):
+        if 0 <= code < NUM_KINDS:
+            return CARDS[code]
+        raise ValueError(f"card number {code} is out of range: cards are 0-{NUM_KINDS - 1}")
+    if isinstance(code, str):
+        found = _BY_CODE.get(code.strip().lower())
+        if found is not None:
+            return found
+    raise ValueError(f"{code!r} is not a card: {_CODE_HELP}")
+
+
+def breed_index(code: str) -> int:
+    """The index of a breed given by its code ('Pa') or name ('Padovana'); ValueError if none."""
+    if isinstance(code, str):
+        for i, b in enumerate(BREEDS):
+            if code.strip().lower() in (b.code.lower(), b.name.lower()):
+                return i
+    raise ValueError(
+        f"{code!r} is not a breed: use one of " + ", ".join(f"{b.code} ({b.name})" for b in BREEDS)
+    )
+
+
+def fits_beside(a: int, b: int) -> bool:
+    """True when hens a and b may touch: same breed, or numbers one apart (rulebook step 2)."""
+    return BREED_OF[a] == BREED_OF[b] or abs(NUMBER_OF[a] - NUMBER_OF[b]) == 1
+
+
+def check_removed(players: int, removed: tuple[int, ...]) -> None:
+    """Raise ValueError unless `removed` (breed indices) is what the rulebook removes for `players`."""
+    sizes = sorted((BREEDS[i].size for i in removed), reverse=True)
+    wanted = {4: [], 3: [10], 2: [12, 10]}[players]
+    if sizes != wanted or len(set(removed)) != len(removed):
+        names = ", ".join(BREEDS[i].code for i in removed) or "none"
+        allowed = {
+            4: "no breed",
+            3: "one 10-card breed (Se or Ba)",
+            2: "one 12-card breed (Pa or Wy) and one 10-card breed (Se or Ba)",
+        }[players]
+        raise ValueError(f"with {players} players remove {allowed}, not {names}")
+
+
+def deck_counts(removed: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """Copies of every card kind (48 counts) in the deck once the `removed` breeds are taken out."""
+    return tuple(0 if BREED_OF[k] in removed else COPIES_OF[k] for k in range(NUM_KINDS))
+
+
+def deck_cards(removed: tuple[int, ...] = ()) -> tuple[Card, ...]:
+    """The deck as a sorted tuple of cards, one entry per physical card."""
+    return tuple(CARDS[k] for k, n in enumerate(deck_counts(removed)) for _ in range(n))
+
+
+def count_cards(cards) -> Counter:
+    """A Counter of card kinds (handy for accounting tests and odds)."""
+    return Counter(CARDS[int(c)] for c in cards)

@@ -1,0 +1,71 @@
+"""The settings of a Hens game: every *option* of DECISIONS.md (H4, H13) plus who plays first."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from henkit.hens.cards import BREEDS, breed_index, check_removed
+from henkit.hens.goals import goal_card
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Players (2-4); removed breeds (H4; None: chosen from the seed); goal card (H13; None:
+    drawn from the seed); first player (None: chosen from the seed, as the rulebook's fallback)."""
+
+    players: int = 4
+    removed_breeds: tuple[str, ...] | None = None
+    goal: int | None = None
+    first_player: int | None = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.players, int) or isinstance(self.players, bool) or not (
+            2 <= self.players <= 4
+        ):
+            raise ValueError(f"Hens is for 2, 3 or 4 players, not {self.players!r}")
+        if self.removed_breeds is not None:
+            if isinstance(self.removed_breeds, str) or not isinstance(
+                self.removed_breeds, (tuple, list)
+            ):
+                raise ValueError(
+                    f"removed_breeds must be a tuple of breed codes, not {self.removed_breeds!r}"
+                )
+            codes = tuple(BREEDS[breed_index(c)].code for c in self.removed_breeds)
+            check_removed(self.players, tuple(breed_index(c) for c in codes))
+            object.__setattr__(self, "removed_breeds", codes)
+        if self.goal is not None:
+            goal_card(self.goal)
+        if self.first_player is not None and (
+            not isinstance(self.first_player, int)
+            or isinstance(self.first_player, bool)
+            or not 0 <= self.first_player < self.players
+        ):
+            raise ValueError(
+                f"first_player must be a player 0-{self.players - 1}, not {self.first_player!r}"
+            )
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict."""
+        return {
+            "players": self.players,
+            "removed_breeds": list(self.removed_breeds) if self.removed_breeds is not None else None,
+            "goal": self.goal,
+            "first_player": self.first_player,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> Rules:
+        """Rules from `to_dict` output; ValueError names a missing or unknown key."""
+        if not isinstance(data, dict):
+            raise ValueError(f"rules must be a dict, not {type(data).__name__}")
+        known = {"players", "removed_breeds", "goal", "first_player"}
+        unknown = set(data) - known
+        if unknown:
+            raise ValueError(f"unknown rules keys {sorted(unknown)}; allowed: {sorted(known)}")
+        removed = data.get("removed_breeds")
+        return cls(
+            players=data.get("players", 4),
+            removed_breeds=tuple(removed) if isinstance(removed, list) else removed,
+            goal=data.get("goal"),
+            first_player=data.get("first_player"),
+        )

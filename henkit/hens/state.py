@@ -1,0 +1,535 @@
+"""The state of a Hens game: immutable, with chance nodes for deck draws (`henkit.core` shape).
+
+A turn is: two draws (each a decision "deck or which pile"; a deck draw is followed by a chance
+node over the cards left in the deck), one placement, a discard down to 4 cards (H7, H8). After
+round 6 every player chooses a rooster cell in turn; the choices stay hidden from the other
+players' views until all have chosen (H10). The game is over after round 12.
+
+The deck is held as a sorted tuple of cards: its order is never decided in advance, each deck
+draw is a fresh chance outcome, which is the same as drawing from a shuffled deck.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from henkit.core import CHANCE, Seed, make_rng
+from henkit.hens.actions import (
+    DECK,
+    Discard,
+    Draw,
+    Place,
+    PlaceCoop,
+    PlaceRooster,
+    discard,
+    draw,
+    place,
+    place_coop,
+)
+from henkit.hens.barnyard import CELL_OF, Barnyard, bit, bits_of, check_cell
+from henkit.hens.cards import BREED_INDEX, BREEDS, CARDS, NUM_KINDS, Card, card, deck_counts
+from henkit.hens.rules import Rules
+from henkit.hens.scoring import Score, score, total, winners
+
+TERMINAL = -4
+"""The `current_player` once the game is over."""
+
+PHASES = ("draw", "chance", "place", "discard", "rooster", "over")
+DRAW, CHANCE_DRAW, PLACE, DISCARD, ROOSTER, OVER = range(6)
+HAND_SIZE = 4
+ROUNDS = 12
+ROOSTER_ROUND = 6
+
+
+def _removed_from_seed(players: int, rng: np.random.Generator) -> tuple[int, ...]:
+    """DECISIONS H4: the breeds taken out for 3 and 2 players, chosen at random."""
+    tens = [BREED_INDEX["Se"], BREED_INDEX["Ba"]]
+    twelves = [BREED_INDEX["Pa"], BREED_INDEX["Wy"]]
+    if players == 4:
+        return ()
+    ten = tens[int(rng.integers(2))]
+    if players == 3:
+        return (ten,)
+    return (twelves[int(rng.integers(2))], ten)
+
+
+def new_game(rules: Rules | int = 4, seed: Seed = None) -> HensState:
+    """Set up a game: deck for the player count, 4 cards each, goal card and first player."""
+    if isinstance(rules, int) and not isinstance(rules, bool):
+        rules = Rules(players=rules)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"new_game needs Rules or a player count 2-4, not {rules!r}")
+    rng = make_rng(seed)
+    n = rules.players
+    if rules.removed_breeds is not None:
+        removed = tuple(sorted(BREED_INDEX[c] for c in rules.removed_breeds))
+    else:
+        removed = tuple(sorted(_removed_from_seed(n, rng)))
+    goal = rules.goal if rules.goal is not None else int(rng.integers(1, 7))
+    first = rules.first_player if rules.first_player is not None else int(rng.integers(n))
+    counts = deck_counts(removed)
+    cards = [k for k, c in enumerate(counts) for _ in range(c)]
+    order = rng.permutation(len(cards))
+    dealt = [cards[i] for i in order]
+    hands = tuple(
+        tuple(sorted(CARDS[k] for k in dealt[p * HAND_SIZE:(p + 1) * HAND_SIZE])) for p in range(n)
+    )
+    deck = tuple(sorted(CARDS[k] for k in dealt[n * HAND_SIZE:]))
+    s = HensState._blank(rules, goal, removed, first)
+    s.hands = hands
+    s.deck = deck
+    s._start_turn()
+    return s
+
+
+class HensState:
+    """A Hens game position. Immutable: `apply` returns a new state."""
+
+    __slots__ = (
+        "rules", "goal", "removed", "first", "n", "phase", "player", "round", "turn", "draws",
+        "drawn", "deck", "hands", "piles", "yards", "chosen", "choices",
+    )
+
+    @classmethod
+    def _blank(cls, rules: Rules, goal: int, removed: tuple[int, ...], first: int) -> HensState:
+        s = object.__new__(cls)
+        n = rules.players
+        s.rules, s.goal, s.removed, s.first, s.n = rules, goal, removed, first, n
+        s.phase, s.player, s.round, s.turn, s.draws, s.drawn = DRAW, first, 1, 0, 0, 0
+        s.deck = ()
+        s.hands = ((),) * n
+        s.piles = ((),) * n
+        s.yards = (Barnyard(),) * n
+        s.chosen = (False,) * n
+        s.choices = (None,) * n
+        return s
+
+    def _copy(self) -> HensState:
+        s = object.__new__(HensState)
+        s.rules, s.goal, s.removed, s.first, s.n = (
+            self.rules, self.goal, self.removed, self.first, self.n)
+        s.phase, s.player, s.round, s.turn, s.draws, s.drawn = (
+            self.phase, self.player, self.round, self.turn, self.draws, self.drawn)
+        s.deck, s.hands, s.piles, s.yards = self.deck, self.hands, self.piles, self.yards
+        s.chosen, s.choices = self.chosen, self.choices
+        return s
+
+    # ----- the henkit.core protocol -----
+    @property
+    def current_player(self) -> int:
+        """Who decides now: a player, CHANCE (-1) at a deck draw, TERMINAL (-4) at the end."""
+        if self.phase == CHANCE_DRAW:
+            return CHANCE
+        if self.phase == OVER:
+            return TERMINAL
+        return self.player
+
+    @property
+    def is_over(self) -> bool:
+        """True once every player has placed 12 cards."""
+        return self.phase == OVER
+
+    @property
+    def is_chance(self) -> bool:
+        """True when the next card comes off the deck."""
+        return self.phase == CHANCE_DRAW
+
+    @property
+    def phase_name(self) -> str:
+        """'draw', 'chance', 'place', 'discard', 'rooster' or 'over'."""
+        return PHASES[self.phase]
+
+    @property
+    def players(self) -> int:
+        """How many players play."""
+        return self.n
+
+    def _sources(self) -> list[int]:
+        """Where the player may draw from now (H7)."""
+        out = [DECK] if self.deck else []
+        if self.round > 1:
+            p = self.player
+            out.extend(q for q in range(self.n) if q != p and self.piles[q])
+        return out
+
+    def legal_actions(self) -> list[Any]:
+        """Every legal move now (at a chance node: the cards the deck may bring)."""
+        ph = self.phase
+        p = self.player
+        if ph == PLACE:
+            hand = self.hands[p]
+            yard = self.yards[p]
+            kinds = sorted(set(hand))
+            out = [place(k, CELL_OF[i]) for k in kinds for i in bits_of(yard._hen_mask(k))]
+            coop_cells = [CELL_OF[i] for i in bits_of(yard._frontier())]
+            out.extend(place_coop(k, c) for k in kinds for c in coop_cells)
+            return out
+        if ph == DRAW:
+            return [draw(q, self.piles[q][-1] if q != DECK else None) for q in self._sources()]
+        if ph == DISCARD:
+            return [discard(k) for k in sorted(set(self.hands[p]))]
+        if ph == CHANCE_DRAW:
+            return sorted(set(self.deck))
+        if ph == ROOSTER:
+            yard = self.yards[p]
+            if not yard.hen:
+                return [PlaceRooster(None)]
+            return [PlaceRooster(CELL_OF[i]) for i in bits_of(yard.hen)]
+        return []
+
+    def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
+        """Each card the deck may bring with its exact chance (copies left / deck size)."""
+        if self.phase != CHANCE_DRAW:
+            raise ValueError(f"no chance node here: the game is in its {self.phase_name} phase")
+        counts: dict[Card, int] = {}
+        for k in self.deck:
+            counts[k] = counts.get(k, 0) + 1
+        size = len(self.deck)
+        return [(k, Fraction(c, size)) for k, c in sorted(counts.items())]
+
+    def sample_chance(self, rng: np.random.Generator) -> Card:
+        """Draw a chance outcome with the same distribution as `chance_outcomes`."""
+        if self.phase != CHANCE_DRAW:
+            raise ValueError(f"no chance node here: the game is in its {self.phase_name} phase")
+        return self.deck[int(rng.integers(len(self.deck)))]
+
+    def apply(self, action: Any) -> HensState:
+        """The state after `action`; ValueError (naming the rule) if it is not legal here."""
+        ph = self.phase
+        p = self.player
+        if ph == CHANCE_DRAW:
+            return self._apply_chance(action)
+        if ph == PLACE:
+            if type(action) is Place or type(action) is PlaceCoop:
+                return self._apply_place(action)
+            raise self._wrong(action, "place a card (Place or PlaceCoop)")
+        if ph == DRAW:
+            if type(action) is not Draw:
+                raise self._wrong(action, "draw a card (Draw)")
+            src = action.source
+            if src == DECK:
+                if not self.deck:
+                    raise ValueError("the deck is empty: draw from an opponent's discard pile")
+                s = self._copy()
+                s.phase = CHANCE_DRAW
+                return s
+            self._check_pile(src, action.card)
+            s = self._copy()
+            piles = list(self.piles)
+            top = piles[src][-1]
+            piles[src] = piles[src][:-1]
+            s.piles = tuple(piles)
+            s._gain(top)
+            return s
+        if ph == DISCARD:
+            if type(action) is not Discard:
+                raise self._wrong(action, "discard a card (Discard)")
+            k = action.card
+            hand = self.hands[p]
+            if k not in hand:
+                raise ValueError(
+                    f"cannot discard {_name(k)}: it is not in player {p}'s hand "
+                    f"({' '.join(map(str, hand))})"
+                )
+            s = self._copy()
+            h = list(hand)
+            h.remove(k)
+            s.hands = _set(self.hands, p, tuple(h))
+            s.piles = _set(self.piles, p, self.piles[p] + (CARDS[int(k)],))
+            if len(h) > HAND_SIZE:
+                return s
+            s._end_turn()
+            return s
+        if ph == ROOSTER:
+            return self._apply_rooster(action)
+        raise ValueError("the game is over: no move is left to play")
+
+    # ----- the steps of a turn -----
+    def _wrong(self, action: Any, wanted: str) -> ValueError:
+        who = f"player {self.player}"
+        return ValueError(f"{action!r} is not a move now: {who} must {wanted}")
+
+    def _check_pile(self, src: Any, top: Any) -> None:
+        p = self.player
+        if not isinstance(src, int) or not 0 <= src < self.n:
+            raise ValueError(
+                f"cannot draw from {src!r}: draw from the deck (DECK) or a player 0-{self.n - 1}"
+            )
+        if src == p:
+            raise ValueError("you can never draw from your own discard pile")
+        if self.round == 1:
+            raise ValueError("in the first round no one may draw from a discard pile")
+        if not self.piles[src]:
+            raise ValueError(f"player {src}'s discard pile is empty")
+        if top is not None and top != self.piles[src][-1]:
+            raise ValueError(
+                f"the top of player {src}'s discard pile is {self.piles[src][-1]}, not {_name(top)}"
+            )
+
+    def _gain(self, k: Card) -> None:
+        """(On a fresh copy) the current player takes card k into their hand."""
+        p = self.player
+        h = list(self.hands[p])
+        insort(h, k)
+        self.hands = _set(self.hands, p, tuple(h))
+        self.draws += 1
+        self.drawn += 1
+        self.phase = DRAW
+        if self.draws >= 2 or not self._sources():
+            self.phase = PLACE
+
+    def _apply_chance(self, outcome: Any) -> HensState:
+        try:
+            k = card(outcome)
+        except ValueError:
+            raise ValueError(f"{outcome!r} is not a chance outcome: the deck brings a card") from None
+        deck = self.deck
+        try:
+            i = deck.index(k)
+        except ValueError:
+            raise ValueError(f"the deck holds no {k}: it cannot be drawn") from None
+        s = self._copy()
+        s.deck = deck[:i] + deck[i + 1:]
+        s._gain(CARDS[k])
+        return s
+
+    def _apply_place(self, action: Place | PlaceCoop) -> HensState:
+        p = self.player
+        hand = self.hands[p]
+        k = action.card
+        if k not in hand:
+            raise ValueError(
+                f"cannot place {_name(k)}: it is not in player {p}'s hand "
+                f"({' '.join(map(str, hand))})"
+            )
+        k = CARDS[int(k)]
+        cell = check_cell(action.cell)
+        coop = type(action) is PlaceCoop
+        yard = self.yards[p]
+        mask = yard._frontier() if coop else yard._hen_mask(k)
+        if not (mask >> bit(cell) & 1):
+            yard.check_place(k, cell, coop)  # raises the precise reason
+            raise ValueError(f"{action} is not allowed here")  # pragma: no cover - safety net
+        s = self._copy()
+        s.yards = _set(self.yards, p, yard._put(k, cell, coop))
+        h = list(hand)
+        h.remove(k)
+        s.hands = _set(self.hands, p, tuple(h))
+        if len(h) > HAND_SIZE:
+            s.phase = DISCARD
+        else:
+            s._end_turn()  # H8: a player who drew fewer than two cards discards only down to 4
+        return s
+
+    def _apply_rooster(self, action: Any) -> HensState:
+        if type(action) is not PlaceRooster:
+            raise self._wrong(action, "put the rooster on a hen (PlaceRooster)")
+        p = self.player
+        yard = self.yards[p]
+        if action.cell is None:
+            if yard.hen:
+                raise ValueError("the rooster must go on one of your hens: name its cell")
+            cell = None
+        else:
+            cell = check_cell(action.cell)
+            if not (yard.hen >> bit(cell) & 1):
+                what = "a chicken coop" if yard.is_coop(cell) else "an empty place"
+                raise ValueError(f"the rooster must stand on one of your hens, and {cell} is {what}")
+        s = self._copy()
+        s.chosen = _set(self.chosen, p, True)
+        s.choices = _set(self.choices, p, cell)
+        s.turn += 1
+        if s.turn < s.n:
+            s.player = (s.first + s.turn) % s.n
+            return s
+        # Everyone has chosen: reveal all roosters at once (H10), then round 7 begins.
+        s.yards = tuple(y.with_rooster(c) for y, c in zip(s.yards, s.choices, strict=True))
+        s.round = ROOSTER_ROUND + 1
+        s.turn = 0
+        s.player = s.first
+        s._start_turn()
+        return s
+
+    def _start_turn(self) -> None:
+        self.phase = DRAW
+        self.draws = self.drawn = 0
+        if not self._sources():
+            self.phase = PLACE
+
+    def _end_turn(self) -> None:
+        self.turn += 1
+        if self.turn < self.n:
+            self.player = (self.first + self.turn) % self.n
+            self._start_turn()
+            return
+        self.turn = 0
+        self.player = self.first
+        if self.round == ROUNDS:
+            self.phase = OVER
+        elif self.round == ROOSTER_ROUND:
+            self.phase = ROOSTER
+        else:
+            self.round += 1
+            self._start_turn()
+
+    # ----- results -----
+    def scores(self) -> list[Score]:
+        """Every player's score breakdown as the barnyards stand."""
+        return [score(y, self.goal) for y in self.yards]
+
+    def totals(self) -> list[int]:
+        """Every player's total score as the barnyards stand."""
+        return [total(y, self.goal) for y in self.yards]
+
+    def winners(self) -> list[int]:
+        """The winning players (ties broken by H15; several when still tied)."""
+        return winners(self.yards, self.goal)
+
+    def returns(self) -> list[float]:
+        """1 for a sole winner, 1/k each for k tied winners, 0 otherwise (at the end)."""
+        w = self.winners()
+        return [1 / len(w) if p in w else 0.0 for p in range(self.n)]
+
+    # ----- views -----
+    def view(self, player: int):
+        """What `player` can see (see `henkit.hens.view.HensView`)."""
+        from henkit.hens.view import view_of
+
+        return view_of(self, player)
+
+    @property
+    def removed_breeds(self) -> tuple[str, ...]:
+        """Codes of the breeds taken out of the deck for this player count."""
+        return tuple(BREEDS[i].code for i in self.removed)
+
+    def all_cards(self) -> list[Card]:
+        """Every card of the game wherever it is: deck, hands, discard piles and barnyards."""
+        out = list(self.deck)
+        for p in range(self.n):
+            out.extend(self.hands[p])
+            out.extend(self.piles[p])
+            out.extend(self.yards[p].cards())
+        return out
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, HensState):
+            return NotImplemented
+        return self.to_dict() == other.to_dict()
+
+    def __hash__(self) -> int:
+        return hash((self.phase, self.player, self.round, self.deck, self.hands, self.piles,
+                     self.yards))
+
+    def __str__(self) -> str:
+        lines = [f"Hens, {self.n} players, goal card {self.goal}, round {self.round}, "
+                 f"{self.phase_name} phase, player {self.player} to play, deck {len(self.deck)}"]
+        for p in range(self.n):
+            lines.append(f"player {p}: hand {' '.join(map(str, self.hands[p])) or '-'}; "
+                         f"pile {' '.join(map(str, self.piles[p])) or '-'}")
+            lines.extend("    " + row for row in str(self.yards[p]).split("\n") if row)
+        return "\n".join(lines)
+
+    # ----- JSON -----
+    def to_dict(self) -> dict:
+        """A JSON-ready dict of the whole state (hidden information included)."""
+        return {
+            "game": "hens",
+            "rules": self.rules.to_dict(),
+            "goal": self.goal,
+            "removed_breeds": list(self.removed_breeds),
+            "first_player": self.first,
+            "phase": self.phase_name,
+            "player": self.player,
+            "round": self.round,
+            "turn": self.turn,
+            "draws": self.draws,
+            "drawn": self.drawn,
+            "deck": [str(k) for k in self.deck],
+            "hands": [[str(k) for k in h] for h in self.hands],
+            "discards": [[str(k) for k in pile] for pile in self.piles],
+            "barnyards": [y.to_dict() for y in self.yards],
+            "rooster_chosen": list(self.chosen),
+            "rooster_choices": [list(c) if c is not None else None for c in self.choices],
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict) -> HensState:
+        """Rebuild a state from `to_dict`; ValueError names the key that is missing or wrong."""
+        if not isinstance(data, dict):
+            raise ValueError(f"a Hens state must be a dict, not {type(data).__name__}")
+        keys = ("game", "rules", "goal", "removed_breeds", "first_player", "phase", "player",
+                "round", "turn", "draws", "drawn", "deck", "hands", "discards", "barnyards",
+                "rooster_chosen", "rooster_choices")
+        missing = [k for k in keys if k not in data]
+        if missing:
+            raise ValueError(f"a Hens state dict lacks the keys {missing}")
+        if data["game"] != "hens":
+            raise ValueError(f"this dict is a {data['game']!r} state, not a 'hens' one")
+        rules = Rules.from_dict(data["rules"])
+        n = rules.players
+        removed = tuple(sorted(BREED_INDEX.get(c, -1) for c in data["removed_breeds"]))
+        if -1 in removed:
+            raise ValueError(f"removed_breeds {data['removed_breeds']} holds an unknown breed code")
+        s = cls._blank(rules, _int(data, "goal", 1, 6), removed, _int(data, "first_player", 0, n - 1))
+        if data["phase"] not in PHASES:
+            raise ValueError(f"phase {data['phase']!r} is unknown: use one of {list(PHASES)}")
+        s.phase = PHASES.index(data["phase"])
+        s.player = _int(data, "player", 0, n - 1)
+        s.round = _int(data, "round", 1, ROUNDS)
+        s.turn = _int(data, "turn", 0, n - 1)
+        s.draws = _int(data, "draws", 0, 2)
+        s.drawn = _int(data, "drawn", 0, 2)
+        for key in ("hands", "discards", "barnyards", "rooster_chosen", "rooster_choices"):
+            if not isinstance(data[key], list) or len(data[key]) != n:
+                raise ValueError(f"'{key}' must be a list with one entry per player ({n})")
+        s.deck = tuple(sorted(_cards(data["deck"], "deck")))
+        s.hands = tuple(tuple(sorted(_cards(h, f"hands[{i}]"))) for i, h in enumerate(data["hands"]))
+        s.piles = tuple(tuple(_cards(h, f"discards[{i}]")) for i, h in enumerate(data["discards"]))
+        s.yards = tuple(Barnyard.from_dict(y) for y in data["barnyards"])
+        s.chosen = tuple(bool(x) for x in data["rooster_chosen"])
+        s.choices = tuple(
+            check_cell(tuple(c)) if c is not None else None for c in data["rooster_choices"]
+        )
+        have = sorted(s.all_cards())
+        want = sorted(CARDS[k] for k, c in enumerate(deck_counts(removed)) for _ in range(c))
+        if have != want or any(y.coop_card(c) is None for y in s.yards
+                               for c in y.coop_cells_taken()):
+            raise ValueError(
+                "the cards in deck, hands, discards and barnyards are not exactly the deck for "
+                f"{n} players without {', '.join(s.removed_breeds) or 'any breed'}"
+            )
+        return s
+
+
+def _set(t: tuple, i: int, v: Any) -> tuple:
+    return t[:i] + (v,) + t[i + 1:]
+
+
+def _name(k: Any) -> str:
+    return str(k) if isinstance(k, Card) else repr(k)
+
+
+def _int(data: dict, key: str, lo: int, hi: int) -> int:
+    v = data[key]
+    if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
+        raise ValueError(f"'{key}' must be a whole number from {lo} to {hi}, not {v!r}")
+    return v
+
+
+def _cards(items: Any, where: str) -> list[Card]:
+    if not isinstance(items, list):
+        raise ValueError(f"'{where}' must be a list of card codes like 'Pa3'")
+    out = []
+    for x in items:
+        try:
+            out.append(card(x))
+        except ValueError as e:
+            raise ValueError(f"'{where}': {e}") from None
+    return out
+
+
+__all__ = ["HensState", "new_game", "TERMINAL", "PHASES", "NUM_KINDS"]
