@@ -1,0 +1,535 @@
+"""Exact odds of one Henpen turn: a backward-induction solver and the named objectives.
+
+`solve_turn(reward, ...)` plays a turn optimally for any reward over end totals and returns a
+`TurnSolution`: the value of every moment of the turn, the best action for every roll, and the
+exact distribution of how the turn ends. Floats by default (vectorised numpy, a few ms for a fresh
+8-dice turn); `exact=True` gives `Fraction`s by the same algorithm in plain Python.
+
+Ties, in both modes (float mode treats values within 1e-12 x the largest |reward| as equal, so
+both modes choose alike):
+- stop or roll: stopping wins when it is at least as good as rolling;
+- which face: the face setting aside the most points wins; then the higher face (a worm above a 5).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from numbers import Rational, Real
+from typing import Any
+
+import numpy as np
+
+from henkit.henpen.dice import SIDES
+from henkit.henpen.rules import Claim, Rules, legal_claims
+from henkit.henpen.turnspace import (
+    EndDistribution,
+    TurnPoint,
+    TurnPolicy,
+    TurnSpace,
+    check_roll,
+    faces_mask,
+    space_for,
+)
+
+Number = float | Fraction
+TIE_TOLERANCE = 1e-12
+"""Float mode: values this close (relative to the largest |reward|) count as a tie."""
+
+__all__ = [
+    "EndDistribution",
+    "TurnPoint",
+    "TurnReward",
+    "TurnSolution",
+    "best_claim",
+    "bust_chance",
+    "chance_at_least",
+    "chance_exactly",
+    "expected_worms",
+    "position_reward",
+    "resolve_start",
+    "solve_turn",
+]
+
+
+def bust_chance(dice: int, taken: Iterable[int], exact: bool = True) -> Number:
+    """Chance that a roll of `dice` dice shows only faces in `taken`: (k/6)**dice."""
+    if isinstance(dice, bool) or not isinstance(dice, int | np.integer) or dice < 1:
+        raise ValueError(f"dice must be a whole number >= 1 (dice rolled), not {dice!r}")
+    if isinstance(taken, str | bytes) or not isinstance(taken, Iterable):
+        raise ValueError(f"taken must be a collection of faces 1..6, not {taken!r}")  # noqa: TRY004
+    taken = list(taken)
+    k = faces_mask(taken).bit_count()
+    if k != len(taken):
+        raise ValueError(f"taken lists a face twice: {taken}")
+    p = Fraction(k, SIDES) ** int(dice)
+    return p if exact else float(p)
+
+
+def _as_fraction(x: object, what: str) -> Fraction:
+    if isinstance(x, bool) or not isinstance(x, Real | np.integer | np.floating):
+        raise ValueError(f"{what} must be a number, not {x!r}")  # noqa: TRY004
+    if isinstance(x, Rational | int | np.integer):
+        return Fraction(int(x)) if isinstance(x, int | np.integer) else Fraction(x)
+    f = float(x)
+    if not np.isfinite(f):
+        raise ValueError(f"{what} must be finite, not {x!r}")
+    return Fraction(f)  # exact value of the float
+
+
+@dataclass(frozen=True, eq=False)
+class TurnReward:
+    """What a turn's end is worth: stop_value[t] for stopping at total t with a worm, else
+    fail_value (give unclaimable totals the fail value yourself)."""
+
+    stop_value: tuple[Fraction, ...]
+    fail_value: Fraction = Fraction(0)
+
+    def __init__(self, stop_value: Iterable[Any], fail_value: Any = 0) -> None:
+        if isinstance(stop_value, str | bytes) or not isinstance(stop_value, Iterable):
+            raise ValueError(f"stop_value must be a sequence of numbers, not {stop_value!r}")  # noqa: TRY004
+        values = tuple(_as_fraction(v, f"stop_value[{t}]") for t, v in enumerate(stop_value))
+        if not values:
+            raise ValueError("stop_value must give a value for totals 0, 1, ... (it is empty)")
+        object.__setattr__(self, "stop_value", values)
+        object.__setattr__(self, "fail_value", _as_fraction(fail_value, "fail_value"))
+
+    @property
+    def max_total(self) -> int:
+        """The highest total this reward covers."""
+        return len(self.stop_value) - 1
+
+    @cached_property
+    def floats(self) -> tuple[np.ndarray, float]:
+        """(stop_value as a float array, fail_value as a float)."""
+        return np.array([float(v) for v in self.stop_value]), float(self.fail_value)
+
+    @cached_property
+    def scale(self) -> float:
+        """The largest |value|, the yardstick of float ties."""
+        return max(1.0, float(max(abs(v) for v in (*self.stop_value, self.fail_value))))
+
+    @classmethod
+    def at_least(cls, target: int, max_total: int) -> TurnReward:
+        """1 for stopping with a worm at a total >= target, else 0."""
+        target = _check_target(target)
+        return cls([int(t >= target) for t in range(_check_max_total(max_total) + 1)], 0)
+
+    @classmethod
+    def exactly(cls, target: int, max_total: int) -> TurnReward:
+        """1 for stopping with a worm at exactly this total, else 0."""
+        target = _check_target(target)
+        return cls([int(t == target) for t in range(_check_max_total(max_total) + 1)], 0)
+
+
+def _check_target(target: object) -> int:
+    if isinstance(target, bool) or not isinstance(target, int | np.integer) or target < 0:
+        raise ValueError(f"target must be a whole number >= 0 (a total), not {target!r}")
+    return int(target)
+
+
+def _check_max_total(m: object) -> int:
+    if isinstance(m, bool) or not isinstance(m, int | np.integer) or m < 0:
+        raise ValueError(f"max_total must be a whole number >= 0, not {m!r}")
+    return int(m)
+
+
+# -- a real game position ----------------------------------------------------------------------
+
+
+def _claim_gain(claim: Claim, rules: Rules, leader: int | None, steal_weight: Fraction) -> Fraction:
+    worms = Fraction(rules.worms(claim.tile))
+    if claim.owner is None:
+        return worms
+    # A steal also takes the worms from their owner: weigh that with steal_weight (per worm),
+    # for the leader only when a leader is named, else for any opponent.
+    bonus = steal_weight if leader is None or claim.owner == leader else Fraction(0)
+    return worms * (1 + bonus)
+
+
+def _check_position(
+    grill: Iterable[int] | None,
+    own_top: int | None,
+    others_tops: Mapping[int, int] | None,
+    leader: int | None,
+    steal_weight: Any,
+    rules: Rules,
+) -> tuple[tuple[int, ...], int | None, dict[int, int], int | None, Fraction]:
+    tiles = set(rules.tiles)
+    grill_t = tuple(sorted(rules.tiles if grill is None else grill))
+    if len(set(grill_t)) != len(grill_t) or not set(grill_t) <= tiles:
+        raise ValueError(f"grill must list distinct servings among {rules.describe_tiles()}, "
+                         f"not {grill_t}")
+    tops = dict(others_tops or {})
+    held = [t for t in (own_top, *tops.values()) if t is not None]
+    for t in held:
+        if t not in tiles:
+            raise ValueError(f"no serving {t!r}; servings are {rules.describe_tiles()}")
+    if len(set(held)) != len(held) or set(held) & set(grill_t):
+        raise ValueError("a serving is in one place only: the grill, one's own top or an "
+                         f"opponent's top (grill {grill_t}, own top {own_top}, others {tops})")
+    weight = _as_fraction(steal_weight, "steal_weight")
+    if weight < 0:
+        raise ValueError(f"steal_weight must be >= 0 (extra worth per stolen worm), not {weight}")
+    if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)):
+        raise ValueError(f"leader must be a player number or None, not {leader!r}")
+    return grill_t, own_top, tops, leader, weight
+
+
+def best_claim(
+    total: int,
+    grill: Iterable[int] | None = None,
+    own_top: int | None = None,
+    others_tops: Mapping[int, int] | None = None,
+    leader: int | None = None,
+    steal_weight: Any = 0,
+    rules: Rules | None = None,
+) -> tuple[Claim | None, Fraction]:
+    """The best serving to claim when stopping at `total` with a worm, and what it is worth.
+
+    Worth = the serving's worms, times (1 + steal_weight) for a steal (from the leader only,
+    when one is named). Ties go to the earlier claim of `legal_claims` (the grill first).
+    (None, 0) when nothing can be claimed.
+    """
+    rules = rules or Rules()
+    g, own, tops, lead, w = _check_position(grill, own_top, others_tops, leader, steal_weight, rules)
+    best: tuple[Claim | None, Fraction] = (None, Fraction(0))
+    for claim in legal_claims(total, g, own, tops):
+        gain = _claim_gain(claim, rules, lead, w)
+        if best[0] is None or gain > best[1]:
+            best = (claim, gain)
+    return best
+
+
+def position_reward(
+    grill: Iterable[int] | None = None,
+    own_top: int | None = None,
+    others_tops: Mapping[int, int] | None = None,
+    leader: int | None = None,
+    steal_weight: Any = 0,
+    rules: Rules | None = None,
+    max_total: int | None = None,
+) -> TurnReward:
+    """The worms-gained reward of a real position: the best claim's worth at each total
+    (see `best_claim`), the fail value (losing one's own top serving) where none is legal.
+
+    Defaults: the full grill, no opponents' tops, no own top; max_total = rules.max_total.
+    """
+    rules = rules or Rules()
+    g, own, tops, lead, w = _check_position(grill, own_top, others_tops, leader, steal_weight, rules)
+    fail = -Fraction(rules.worms(own)) if own is not None else Fraction(0)
+    top = rules.max_total if max_total is None else _check_max_total(max_total)
+    values = []
+    for t in range(top + 1):
+        claim, gain = best_claim(t, g, own, tops, lead, w, rules)
+        values.append(fail if claim is None else gain)
+    return TurnReward(values, fail)
+
+
+# -- the solver --------------------------------------------------------------------------------
+
+
+def resolve_start(
+    start: Any = None,
+    dice: int | None = None,
+    taken: Iterable[int] = (),
+    total: int = 0,
+    rules: Rules | None = None,
+) -> tuple[TurnPoint, int]:
+    """The start point and the turn's dice count from either `start` or dice/taken/total.
+
+    `start` is a TurnPoint or anything with dice_left, taken and total (a game State).
+    Without it: a fresh turn of `dice` (default rules.dice) dice, or, when `taken` is given,
+    the moment after those takes with `dice` dice left.
+    """
+    rules = rules or Rules()
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a Rules, not {type(rules).__name__}")  # noqa: TRY004
+    taken = frozenset(taken)
+    if start is not None:
+        if dice is not None or taken or total:
+            raise ValueError("give either start or dice/taken/total, not both")
+        return TurnPoint.of(start), rules.dice
+    if taken and dice is None:
+        raise ValueError("a mid-turn start needs dice= (how many dice are left to roll)")
+    point = TurnPoint(rules.dice if dice is None else dice, taken, total)
+    # A fresh turn with another dice count is its own turn; a mid-turn point is part of a
+    # rules.dice turn (solve_turn roots a space at it when that turn cannot reach it).
+    return point, point.dice_left if not taken else rules.dice
+
+
+def solve_turn(
+    reward: TurnReward,
+    *,
+    start: Any = None,
+    dice: int | None = None,
+    taken: Iterable[int] = (),
+    total: int = 0,
+    rules: Rules | None = None,
+    exact: bool = False,
+) -> TurnSolution:
+    """Play a turn to maximise the expected `reward`, from a fresh turn or a mid-turn start.
+
+    The solution covers every node reachable from the start (the whole fresh turn of
+    rules.dice dice when the start lies in it, so one solution serves a whole turn).
+    """
+    if not isinstance(reward, TurnReward):
+        raise ValueError(f"reward must be a TurnReward, not {type(reward).__name__}")  # noqa: TRY004
+    point, turn_dice = resolve_start(start, dice, taken, total, rules)
+    space = space_for(point, turn_dice)
+    if reward.max_total < space.max_total:
+        raise ValueError(
+            f"stop_value covers totals 0..{reward.max_total}, but this turn can reach "
+            f"{space.max_total}: give a value for every total up to it"
+        )
+    return TurnSolution(space, reward, bool(exact), point)
+
+
+class TurnSolution:
+    """The optimal play of a turn for one reward: values, best actions, end distribution.
+
+    Points are TurnPoints (or game States) between a take and the next roll; rolls are counts
+    tuples (1s..5s, worms) of the point's dice left.
+    """
+
+    def __init__(self, space: TurnSpace, reward: TurnReward, exact: bool, start: TurnPoint):
+        self.space = space
+        self.reward = reward
+        self.exact = exact
+        self.start = start
+        """The point solved for; the default of every query."""
+        if exact:
+            self._solve_exact()
+        else:
+            self._solve_float()
+
+    # -- backward induction -------------------------------------------------------------------
+
+    def _solve_float(self) -> None:
+        sp = self.space
+        stop_value, fail = self.reward.floats
+        # Value of ending at each node: the reward with a worm, the fail value without.
+        end = np.where(sp.has_worm, stop_value[sp.total], fail)
+        value = np.empty(sp.size + 1)
+        value[:-1] = end  # right for nodes that cannot roll; the others are overwritten below
+        value[-1] = fail
+        roll = np.full(sp.size, np.nan)
+        for _n, a, c, _b in sp.levels:  # fewest dice first: children are always solved
+            if a == c:
+                continue
+            p0, p1 = int(sp.pair_start[a]), int(sp.pair_start[c])
+            e0, e1 = int(sp.pair_edge_start[p0]), int(sp.pair_edge_start[p1])
+            best = np.maximum.reduceat(value[sp.edge_child[e0:e1]], sp.pair_edge_start[p0:p1] - e0)
+            r = np.add.reduceat(best * sp.pair_prob[p0:p1], sp.pair_start[a:c] - p0)
+            roll[a:c] = r
+            value[a:c] = np.where(sp.has_worm[a:c], np.maximum(end[a:c], r), r)
+        self._end, self._value, self._roll = end, value, roll
+
+    def _solve_exact(self) -> None:
+        sp = self.space
+        stop_value, fail = self.reward.stop_value, self.reward.fail_value
+        has_worm = sp.has_worm.tolist()
+        totals = sp.total.tolist()
+        end = [stop_value[t] if w else fail for t, w in zip(totals, has_worm, strict=True)]
+        value: list[Fraction] = [*end, fail]
+        roll: list[Fraction | None] = [None] * sp.size
+        probs = sp.pair_prob_exact
+        pair_start = sp.pair_start.tolist()
+        pes = sp.pair_edge_start.tolist()
+        child = sp.edge_child.tolist()
+        for _n, a, c, _b in sp.levels:
+            for i in range(a, c):
+                r = Fraction(0)
+                for p in range(pair_start[i], pair_start[i + 1]):
+                    r += probs[p] * max(value[j] for j in child[pes[p]:pes[p + 1]])
+                roll[i] = r
+                value[i] = max(end[i], r) if has_worm[i] else r
+        self._end, self._value, self._roll = end, value, roll
+
+    # -- the policy ---------------------------------------------------------------------------
+
+    @cached_property
+    def policy(self) -> TurnPolicy:
+        """The optimal policy with the documented tie-breaks, as tables (for batch simulation)."""
+        sp = self.space
+        if self.exact:
+            value, pes, child = self._value, sp.pair_edge_start.tolist(), sp.edge_child.tolist()
+            choice = []
+            for p in range(len(sp.pair_node)):
+                edges = range(pes[p], pes[p + 1])
+                best = max(value[child[e]] for e in edges)
+                choice.append(next(e for e in edges if value[child[e]] == best))
+            stop = [
+                not sp.rollable[i] or (sp.has_worm[i] and self._end[i] >= self._roll[i])
+                for i in range(sp.size)
+            ]
+            return TurnPolicy(sp, np.array(choice, dtype=np.int64), np.array(stop), "optimal")
+        eps = TIE_TOLERANCE * self.reward.scale
+        vals = self._value[sp.edge_child]
+        first = sp.pair_edge_start[:-1]
+        best = np.maximum.reduceat(vals, first)
+        good = vals >= best[sp.edge_pair] - eps
+        big = len(vals)
+        # Edges are in preference order, so the first good edge of each pair is the tie-break.
+        choice = np.minimum.reduceat(np.where(good, np.arange(big), big), first)
+        with np.errstate(invalid="ignore"):
+            stop = ~sp.rollable | (sp.has_worm & (self._end >= self._roll - eps))
+        return TurnPolicy(sp, choice, stop, "optimal")
+
+    # -- queries ------------------------------------------------------------------------------
+
+    def _num(self, x: Any) -> Number:
+        return x if self.exact else float(x)
+
+    def _node(self, point: Any) -> tuple[TurnPoint, int]:
+        p = self.start if point is None else TurnPoint.of(point)
+        return p, self.space.index(p)
+
+    @property
+    def fail_value(self) -> Number:
+        """The value of a failed turn."""
+        return self._num(self.reward.fail_value)
+
+    def value(self, point: Any = None) -> Number:
+        """Optimal value at a point: a fresh turn's value, or the best of stop and roll."""
+        return self._num(self._value[self._node(point)[1]])
+
+    def value_if_roll(self, point: Any = None) -> Number:
+        """Value of rolling now and playing on optimally; ValueError when no roll is left."""
+        p, i = self._node(point)
+        if not self.space.rollable[i]:
+            raise ValueError(f"no roll is left at ({p}): the turn ends by itself")
+        return self._num(self._roll[i])
+
+    def value_if_stop(self, point: Any = None) -> Number:
+        """Value of stopping now (or of the turn ending by itself); needs a worm to stop."""
+        p, i = self._node(point)
+        if not p.has_worm and self.space.rollable[i]:
+            raise ValueError(f"stopping needs a worm among the taken faces ({p})")
+        return self._num(self._end[i])
+
+    def take_values(self, roll: Any, point: Any = None) -> dict[int, Number]:
+        """Value of each face the roll lets the player take, best first (empty: a bust)."""
+        p, i = self._node(point)
+        counts = check_roll(roll, p)
+        sp = self.space
+        if not sp.rollable[i]:
+            raise ValueError(f"no roll is possible at ({p}): the turn ends by itself")
+        pair = sp.roll_pair(i, counts)
+        pol = self.policy
+        e0, e1 = int(sp.pair_edge_start[pair]), int(sp.pair_edge_start[pair + 1])
+        chosen = int(pol.choice[pair])
+        out: dict[int, Number] = {}
+        for e in [chosen, *(e for e in range(e0, e1) if e != chosen)]:
+            face = int(sp.edge_face[e])
+            if face:
+                out[face] = self._num(self._value[int(sp.edge_child[e])])
+        return out
+
+    def value_of_roll(self, roll: Any, point: Any = None) -> Number:
+        """Value of a roll just seen: the best face's value, or the fail value for a bust."""
+        values = self.take_values(roll, point)
+        return next(iter(values.values())) if values else self.fail_value
+
+    def best_face(self, roll: Any, point: Any = None) -> int | None:
+        """The face to take from this roll (ties as documented); None for a bust."""
+        values = self.take_values(roll, point)
+        return next(iter(values)) if values else None
+
+    def best_decision(self, point: Any = None) -> str:
+        """'stop' or 'roll' at a point; 'end' when the turn ends by itself (no roll left)."""
+        _p, i = self._node(point)
+        if not self.space.rollable[i]:
+            return "end"
+        return "stop" if self.policy.stop[i] else "roll"
+
+    def end_distribution(self, point: Any = None) -> EndDistribution:
+        """Exact chance of each end total (with a worm) and of failure under the optimal play."""
+        p, _i = self._node(point)
+        return self.policy.end_distribution(p, exact=self.exact)
+
+    def __repr__(self) -> str:
+        mode = "exact" if self.exact else "float"
+        return f"TurnSolution({mode}, start=({self.start}), value={float(self.value()):.6g})"
+
+
+# -- named objectives --------------------------------------------------------------------------
+
+
+def _objective(
+    make: Any, start: Any, dice: int | None, taken: Iterable[int], total: int, roll: Any,
+    rules: Rules | None, exact: bool,
+) -> Number:
+    point, turn_dice = resolve_start(start, dice, taken, total, rules)
+    space = space_for(point, turn_dice)
+    reward = make(max(space.max_total, (rules or Rules()).max_total))
+    sol = TurnSolution(space, reward, bool(exact), point)
+    return sol.value() if roll is None else sol.value_of_roll(roll)
+
+
+def chance_at_least(
+    target: int,
+    *,
+    start: Any = None,
+    dice: int | None = None,
+    taken: Iterable[int] = (),
+    total: int = 0,
+    roll: Any = None,
+    rules: Rules | None = None,
+    exact: bool = False,
+) -> Number:
+    """Chance of stopping with a worm at a total >= target, playing to maximise exactly that.
+
+    From a fresh turn (default), a mid-turn start, or, with `roll`, just after seeing a roll.
+    """
+    target = _check_target(target)
+    return _objective(lambda m: TurnReward.at_least(target, m), start, dice, taken, total, roll,
+                      rules, exact)
+
+
+def chance_exactly(
+    target: int,
+    *,
+    start: Any = None,
+    dice: int | None = None,
+    taken: Iterable[int] = (),
+    total: int = 0,
+    roll: Any = None,
+    rules: Rules | None = None,
+    exact: bool = False,
+) -> Number:
+    """Chance of stopping with a worm at exactly `target`, playing to maximise exactly that."""
+    target = _check_target(target)
+    return _objective(lambda m: TurnReward.exactly(target, m), start, dice, taken, total, roll,
+                      rules, exact)
+
+
+def expected_worms(
+    grill: Iterable[int] | None = None,
+    own_top: int | None = None,
+    others_tops: Mapping[int, int] | None = None,
+    leader: int | None = None,
+    steal_weight: Any = 0,
+    *,
+    start: Any = None,
+    dice: int | None = None,
+    taken: Iterable[int] = (),
+    total: int = 0,
+    roll: Any = None,
+    rules: Rules | None = None,
+    exact: bool = False,
+) -> Number:
+    """Expected worms gained this turn for a real position, playing to maximise them.
+
+    See `position_reward`: a claim is worth its worms (a steal 1 + steal_weight per worm);
+    a failed turn costs one's own top serving. No position: full grill, nothing to lose.
+    """
+    rules = rules or Rules()
+    point, turn_dice = resolve_start(start, dice, taken, total, rules)
+    space = space_for(point, turn_dice)
+    reward = position_reward(grill, own_top, others_tops, leader, steal_weight, rules,
+                             max(space.max_total, rules.max_total))
+    sol = TurnSolution(space, reward, bool(exact), point)
+    return sol.value() if roll is None else sol.value_of_roll(roll)

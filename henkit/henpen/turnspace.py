@@ -1,0 +1,535 @@
+"""The state space of one Henpen turn, its transition tables, and policies over it.
+
+A turn is a small Markov decision process. Its nodes are the moments between a take and the
+next roll: (dice left, faces taken, total). A node whose dice are all set aside, or whose six
+faces are all taken, ends the turn by itself (P5); at any other node the player may roll, and
+may stop instead when a worm is among the taken faces. A fresh turn is the node with every die
+left and nothing taken, where stopping is not allowed (no worm), so the same rule covers it.
+
+Only the untaken faces of a roll matter, so a roll is recorded *projected*: how many dice show
+each untaken face (the rest are "dead" dice showing taken faces). The projected distribution
+depends only on the dice count n and the number u of untaken faces, which keeps the tables
+small (34,000 node-roll pairs for a fresh 8-dice turn instead of 68,000 full rolls) and lets
+the batch simulator sample from a handful of shared tables.
+
+Layout (all numpy, built once per start node and cached):
+- nodes sorted by (dice left, taken mask, total); node ``size`` is a pseudo-node FAIL (bust);
+- ``pair_*``: one entry per (rollable node, projected roll), grouped by node;
+- ``edge_*``: one entry per face a roll lets the player take, grouped by pair, in *preference
+  order* (most points set aside first, then the higher face, a worm counting above a 5); a bust
+  pair has a single edge to FAIL. Both tie-breaks and the threshold policy read this order.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import cache, cached_property, lru_cache
+from itertools import combinations_with_replacement
+from math import factorial
+from typing import Any
+
+import numpy as np
+
+from henkit.henpen.dice import FACES, SIDES, WORM, check_face, face_name, face_value
+
+MAX_DICE = 20
+"""The most dice a turn may start with (Rules allows 1..20)."""
+FULL_MASK = (1 << SIDES) - 1
+WORM_BIT = 1 << (WORM - 1)
+FAILED = -1
+"""Outcome code of a failed turn (bust, or an end without a worm)."""
+
+
+def faces_mask(taken: Iterable[int]) -> int:
+    """Bit mask of a set of faces (bit face-1)."""
+    mask = 0
+    for f in taken:
+        mask |= 1 << (check_face(f) - 1)
+    return mask
+
+
+def mask_faces(mask: int) -> frozenset[int]:
+    """The faces whose bits are set in `mask`."""
+    return frozenset(f for f in FACES if mask >> (f - 1) & 1)
+
+
+def _check_int(x: object, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(x, bool) or not isinstance(x, int | np.integer):
+        raise ValueError(f"{what} must be a whole number, not {x!r}")  # noqa: TRY004
+    if x < low or (high is not None and x > high):
+        allowed = f"from {low} to {high}" if high is not None else f">= {low}"
+        raise ValueError(f"{what} must be {allowed}, not {x}")
+    return int(x)
+
+
+@dataclass(frozen=True)
+class TurnPoint:
+    """A moment of a turn between a take and the next roll: dice left, faces taken, total."""
+
+    dice_left: int
+    taken: frozenset[int] = field(default_factory=frozenset)
+    total: int = 0
+
+    def __post_init__(self) -> None:
+        _check_int(self.dice_left, "dice_left", 0, MAX_DICE)
+        if isinstance(self.taken, str | bytes) or not isinstance(self.taken, Iterable):
+            raise ValueError(f"taken must be a set of faces 1..6, not {self.taken!r}")  # noqa: TRY004
+        object.__setattr__(self, "taken", mask_faces(faces_mask(self.taken)))
+        _check_int(self.total, "total", 0)
+        if not self.taken and (self.total != 0 or self.dice_left == 0):
+            raise ValueError(
+                "with nothing taken yet the total must be 0 and at least one die must be left "
+                f"(a fresh turn), not total={self.total}, dice_left={self.dice_left}"
+            )
+        if self.total < sum(face_value(f) for f in self.taken):
+            raise ValueError(
+                f"a total of {self.total} is too small: each taken face adds at least its value"
+            )
+
+    @classmethod
+    def fresh(cls, dice: int) -> TurnPoint:
+        """The start of a turn with `dice` dice."""
+        return cls(dice)
+
+    @classmethod
+    def of(cls, obj: Any) -> TurnPoint:
+        """A TurnPoint from any object with `dice_left`, `taken` and `total` (e.g. a game State)."""
+        if isinstance(obj, TurnPoint):
+            return obj
+        try:
+            return cls(obj.dice_left, frozenset(obj.taken), obj.total)
+        except AttributeError:
+            raise ValueError(
+                "a turn start must be a TurnPoint or have dice_left, taken and total, "
+                f"not {type(obj).__name__}"
+            ) from None
+
+    @property
+    def mask(self) -> int:
+        """Bit mask of the taken faces."""
+        return faces_mask(self.taken)
+
+    @property
+    def has_worm(self) -> bool:
+        """True when a worm is among the taken faces (stopping is allowed)."""
+        return WORM in self.taken
+
+    @property
+    def ends_by_itself(self) -> bool:
+        """True when no roll is possible: no dice left, or every face taken (P5)."""
+        return self.dice_left == 0 or len(self.taken) == SIDES
+
+    def after_take(self, face: int, roll: tuple[int, ...]) -> TurnPoint:
+        """The point reached by setting aside every die of `face` in `roll`."""
+        counts = check_roll(roll, self)
+        face = check_face(face)
+        if face in self.taken:
+            raise ValueError(f"the {face_name(face, True)} are already taken this turn")
+        c = counts[face - 1]
+        if c == 0:
+            raise ValueError(f"the roll shows no {face_name(face)}: take a face it shows")
+        return TurnPoint(self.dice_left - c, self.taken | {face}, self.total + c * face_value(face))
+
+    def __str__(self) -> str:
+        taken = ", ".join(face_name(f) for f in sorted(self.taken)) or "nothing"
+        return f"{self.dice_left} dice left, taken {taken}, total {self.total}"
+
+
+def check_roll(roll: Any, point: TurnPoint) -> tuple[int, ...]:
+    """Return `roll` as a counts tuple if it is a roll of the point's dice, else ValueError."""
+    try:
+        counts = tuple(_check_int(c, "a roll count", 0) for c in roll)
+    except TypeError:
+        raise ValueError(f"a roll is {SIDES} counts (1s..5s, worms), not {roll!r}") from None
+    if len(counts) != SIDES or sum(counts) != point.dice_left:
+        raise ValueError(
+            f"a roll is {SIDES} counts (1s..5s, worms) adding up to the {point.dice_left} dice "
+            f"left, not {roll!r}"
+        )
+    return counts
+
+
+@dataclass(frozen=True)
+class RollPattern:
+    """The projected rolls of n dice with u untaken faces, and their exact probabilities."""
+
+    n: int
+    u: int
+    counts: np.ndarray  # (m, u): dice showing each untaken face (in increasing face order)
+    weights: tuple[int, ...]  # probability * 6**n, exact
+
+    @cached_property
+    def probs(self) -> np.ndarray:
+        """Float probabilities."""
+        return np.array(self.weights, dtype=np.float64) / float(SIDES**self.n)
+
+    @cached_property
+    def fractions(self) -> tuple[Fraction, ...]:
+        """Exact probabilities."""
+        return tuple(Fraction(w, SIDES**self.n) for w in self.weights)
+
+
+@cache
+def roll_pattern(n: int, u: int) -> RollPattern:
+    """Projected rolls of n dice onto u untaken faces: counts per untaken face, rest dead.
+
+    A projected roll c with d = n - sum(c) dead dice has probability
+    n! / (c_1! ... c_u! d!) * (6 - u)**d / 6**n; with u = 6 there are no dead dice.
+    """
+    rows: list[tuple[int, ...]] = []
+    weights: list[int] = []
+    dead_faces = SIDES - u
+    for shown in range(n + 1) if dead_faces else (n,):
+        # Every way to put `shown` dice on u faces, as counts.
+        for combo in combinations_with_replacement(range(u), shown):
+            c = tuple(combo.count(i) for i in range(u))
+            d = n - shown
+            ways = factorial(n) // factorial(d)
+            for ci in c:
+                ways //= factorial(ci)
+            rows.append(c)
+            weights.append(ways * dead_faces**d)
+    counts = np.array(rows, dtype=np.int64).reshape(len(rows), u)
+    counts.flags.writeable = False
+    assert sum(weights) == SIDES**n
+    return RollPattern(n, u, counts, tuple(weights))
+
+
+def _preference_key(face: int, count: int) -> tuple[int, int]:
+    # Most points set aside first; then the higher face, the worm (6) above the 5.
+    return (-count * face_value(face), -face)
+
+
+class TurnSpace:
+    """Every node reachable from a start point, with the transition tables over them."""
+
+    def __init__(self, root: TurnPoint) -> None:
+        self.root = root
+        keys = _reachable(root.dice_left, root.mask, root.total)
+        keys.sort()
+        k = len(keys)
+        self.size = k
+        """Number of nodes; index `size` is the FAIL pseudo-node."""
+        self.fail = k
+        arr = np.array(keys, dtype=np.int64).reshape(k, 3)
+        self.n = arr[:, 0].copy()
+        self.mask = arr[:, 1].copy()
+        self.total = arr[:, 2].copy()
+        self.max_total = int(self.total.max())
+        self.has_worm = (self.mask & WORM_BIT) != 0
+        self.rollable = (self.n > 0) & (self.mask != FULL_MASK)
+        width = self.max_total + 1
+        self._lookup = np.full((MAX_DICE + 1) * (FULL_MASK + 1) * width, -1, dtype=np.int64)
+        self._width = width
+        self._lookup[(self.n * (FULL_MASK + 1) + self.mask) * width + self.total] = np.arange(k)
+        self._build_pairs()
+        self._build_levels()
+
+    # -- construction -------------------------------------------------------------------------
+
+    def _build_pairs(self) -> None:
+        """Fill the pair and edge tables, one (dice, mask) group of nodes at a time."""
+        k = self.size
+        pair_count = np.zeros(k, dtype=np.int64)
+        group_key = self.n * (FULL_MASK + 1) + self.mask
+        starts = np.flatnonzero(np.r_[True, group_key[1:] != group_key[:-1]])
+        ends = np.r_[starts[1:], k]
+        pair_node_parts, pair_prob_parts, pair_pat_parts = [], [], []
+        pes_parts, edge_child_parts, edge_face_parts = [], [], []
+        self._patterns: dict[tuple[int, int], RollPattern] = {}
+        self.node_pattern = np.full(k, -1, dtype=np.int64)  # (n, u) pattern id per node
+        pattern_ids: dict[tuple[int, int], int] = {}
+        edge_total = 0
+        for a, b in zip(starts, ends, strict=True):
+            n, mask = int(self.n[a]), int(self.mask[a])
+            if n == 0 or mask == FULL_MASK:
+                continue
+            untaken = [f for f in FACES if not mask >> (f - 1) & 1]
+            u = len(untaken)
+            pat = roll_pattern(n, u)
+            pid = pattern_ids.setdefault((n, u), len(pattern_ids))
+            self._patterns[(n, u)] = pat
+            self.node_pattern[a:b] = pid
+            m = len(pat.weights)
+            pair_count[a:b] = m
+            # Edges of one node of this group, in preference order, as offsets to child keys.
+            row_edges: list[int] = []
+            rel_keys: list[int] = []
+            faces: list[int] = []
+            for row in pat.counts.tolist():
+                shown = [(f, c) for f, c in zip(untaken, row, strict=True) if c]
+                shown.sort(key=lambda fc: _preference_key(*fc))
+                row_edges.append(max(len(shown), 1))
+                if not shown:
+                    rel_keys.append(-1)  # bust
+                    faces.append(0)
+                for f, c in shown:
+                    child_n, child_mask = n - c, mask | 1 << (f - 1)
+                    rel_keys.append(
+                        (child_n * (FULL_MASK + 1) + child_mask) * self._width + c * face_value(f)
+                    )
+                    faces.append(f)
+            rel = np.array(rel_keys, dtype=np.int64)
+            totals = self.total[a:b]
+            keys = rel[None, :] + totals[:, None]
+            child = self._lookup[keys]
+            child[:, rel < 0] = self.fail
+            assert (child >= 0).all()
+            g = b - a
+            e_per_node = len(rel)
+            row_starts = np.r_[0, np.cumsum(row_edges)[:-1]]
+            pes_parts.append(
+                (edge_total + np.arange(g)[:, None] * e_per_node + row_starts[None, :]).ravel()
+            )
+            edge_total += g * e_per_node
+            edge_child_parts.append(child.ravel())
+            edge_face_parts.append(np.tile(np.array(faces, dtype=np.int8), g))
+            pair_node_parts.append(np.repeat(np.arange(a, b), m))
+            pair_prob_parts.append(np.tile(pat.probs, g))
+            pair_pat_parts.append(np.tile(np.arange(m), g))
+
+        def cat(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+            out = np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype)
+            out.flags.writeable = False
+            return out
+
+        self.pair_start = cat([np.r_[0, np.cumsum(pair_count)]], np.int64)
+        """Pairs of node i are pair_start[i]:pair_start[i+1]."""
+        self.pair_node = cat(pair_node_parts, np.int32)
+        self.pair_prob = cat(pair_prob_parts, np.float64)
+        self.pair_local = cat(pair_pat_parts, np.int32)
+        """Index of each pair's projected roll within its node's RollPattern."""
+        self.pair_edge_start = cat([*pes_parts, np.array([edge_total])], np.int64)
+        """Edges of pair p are pair_edge_start[p]:pair_edge_start[p+1] (at least one)."""
+        self.edge_child = cat(edge_child_parts, np.int32)
+        self.edge_face = cat(edge_face_parts, np.int8)
+        """Face each edge takes; 0 for the single edge of a bust."""
+        self.edge_pair = cat([np.repeat(np.arange(len(self.pair_node)),
+                                        np.diff(self.pair_edge_start))], np.int32)
+        self.pattern_list = [self._patterns[key] for key in pattern_ids]
+
+    def _build_levels(self) -> None:
+        """Slices per dice count: nodes [a, c) can roll, [c, b) end the turn by themselves."""
+        self.levels: list[tuple[int, int, int, int]] = []  # (n, a, c, b)
+        for n in range(int(self.n.max()) + 1):
+            idx = np.flatnonzero(self.n == n)
+            if idx.size == 0:
+                continue
+            a, b = int(idx[0]), int(idx[-1]) + 1
+            c = a + int(self.rollable[a:b].sum())
+            assert self.rollable[a:c].all() and not self.rollable[c:b].any()
+            self.levels.append((n, a, c, b))
+
+    # -- look-ups -----------------------------------------------------------------------------
+
+    @cached_property
+    def pair_prob_exact(self) -> list[Fraction]:
+        """Exact probability of every pair (built on first use: exact mode only)."""
+        out: list[Fraction] = []
+        for i in range(self.size):
+            if self.rollable[i]:
+                u = SIDES - int(self.mask[i]).bit_count()
+                out.extend(roll_pattern(int(self.n[i]), u).fractions)
+        return out
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __contains__(self, point: object) -> bool:
+        return isinstance(point, TurnPoint) and self.find(point) >= 0
+
+    def find(self, point: TurnPoint) -> int:
+        """Node index of `point`, or -1 when it is not reachable from this space's root."""
+        if point.total > self.max_total:
+            return -1
+        return int(self._lookup[(point.dice_left * (FULL_MASK + 1) + point.mask) * self._width
+                                + point.total])
+
+    def index(self, point: TurnPoint) -> int:
+        """Node index of `point`; ValueError when the point is not in this space."""
+        i = self.find(point)
+        if i < 0:
+            raise ValueError(f"the turn point ({point}) cannot be reached from ({self.root})")
+        return i
+
+    def point(self, i: int) -> TurnPoint:
+        """The TurnPoint of node i."""
+        return TurnPoint(int(self.n[i]), mask_faces(int(self.mask[i])), int(self.total[i]))
+
+    def roll_pair(self, i: int, roll: tuple[int, ...]) -> int:
+        """The pair index of node i's projected roll for a full counts tuple."""
+        mask = int(self.mask[i])
+        proj = tuple(c for f, c in zip(FACES, roll, strict=True) if not mask >> (f - 1) & 1)
+        pat = roll_pattern(int(self.n[i]), len(proj))
+        local = _pattern_index(pat.n, pat.u)[proj]
+        return int(self.pair_start[i]) + local
+
+
+@cache
+def _pattern_index(n: int, u: int) -> dict[tuple[int, ...], int]:
+    return {tuple(r): j for j, r in enumerate(roll_pattern(n, u).counts.tolist())}
+
+
+def _reachable(n0: int, mask0: int, total0: int) -> list[tuple[int, int, int]]:
+    """Every (dice, mask, total) reachable from a start node, the start included."""
+    seen = {(n0, mask0, total0)}
+    frontier = [(n0, mask0, total0)]
+    while frontier:
+        nxt = []
+        for n, mask, total in frontier:
+            if n == 0 or mask == FULL_MASK:
+                continue
+            for f in FACES:
+                if mask >> (f - 1) & 1:
+                    continue
+                v, bit = face_value(f), 1 << (f - 1)
+                for c in range(1, n + 1):
+                    key = (n - c, mask | bit, total + c * v)
+                    if key not in seen:
+                        seen.add(key)
+                        nxt.append(key)
+        frontier = nxt
+    return list(seen)
+
+
+@lru_cache(maxsize=32)
+def turn_space(root: TurnPoint) -> TurnSpace:
+    """The (cached) turn space of every node reachable from `root`."""
+    return TurnSpace(root)
+
+
+def space_for(point: TurnPoint, dice: int) -> TurnSpace:
+    """The fresh `dice`-dice space when it holds `point` (shared, cached), else one rooted there."""
+    fresh = turn_space(TurnPoint.fresh(dice))
+    return fresh if fresh.find(point) >= 0 else turn_space(point)
+
+
+# -- policies ----------------------------------------------------------------------------------
+
+
+class TurnPolicy:
+    """A deterministic way to play a turn: which edge to take per roll, where to stop."""
+
+    def __init__(self, space: TurnSpace, choice: np.ndarray, stop: np.ndarray, name: str) -> None:
+        self.space = space
+        self.name = name
+        choice = np.asarray(choice, dtype=np.int64)
+        stop = np.asarray(stop, dtype=bool)
+        if choice.shape != space.pair_node.shape or stop.shape != (space.size,):
+            raise ValueError("a policy needs one choice per pair and one stop flag per node")
+        # A turn that ends by itself must stop; stopping without a worm is not allowed.
+        if (~stop & ~space.rollable).any() or (stop & space.rollable & ~space.has_worm).any():
+            raise ValueError("a policy may stop only with a worm, and must stop when no roll is left")
+        self.choice = choice
+        """Chosen edge per pair."""
+        self.stop = np.r_[stop, True]
+        """Per node (FAIL included): the turn ends here."""
+        self.next = space.edge_child[choice].astype(np.int32)
+        """Node reached per pair (FAIL on a bust)."""
+        self.outcome = np.r_[np.where(space.has_worm, space.total, FAILED), FAILED].astype(np.int16)
+        """Per node: the end total if the turn stops there, FAILED without a worm."""
+        for a in (self.choice, self.stop, self.next, self.outcome):
+            a.flags.writeable = False
+
+    def face(self, i: int, roll: tuple[int, ...]) -> int | None:
+        """The face this policy takes at node i for a full roll (None: bust)."""
+        f = int(self.space.edge_face[self.choice[self.space.roll_pair(i, roll)]])
+        return f or None
+
+    def end_distribution(self, start: TurnPoint | None = None, exact: bool = False) -> EndDistribution:
+        """Exact distribution of how the turn ends under this policy, from `start` (root)."""
+        sp = self.space
+        s = sp.index(start) if start is not None else sp.index(sp.root)
+        return _forward_exact(self, s) if exact else _forward_float(self, s)
+
+
+def threshold_policy_on(space: TurnSpace, threshold: int) -> TurnPolicy:
+    """Stop once the total is >= threshold with a worm; take worms while none are taken, else
+    the face setting aside the most points (ties: the higher face, a worm above a 5)."""
+    threshold = _check_int(threshold, "threshold", 0)
+    stop = ~space.rollable | (space.has_worm & (space.total >= threshold))
+    first = space.pair_edge_start[:-1]
+    wants_worm = (space.edge_face == WORM) & ~space.has_worm[space.pair_node[space.edge_pair]]
+    big = len(space.edge_child)
+    worm_edge = np.minimum.reduceat(
+        np.where(wants_worm, np.arange(big), big), first
+    ) if big else np.zeros(0, dtype=np.int64)
+    choice = np.where(worm_edge < big, worm_edge, first)
+    return TurnPolicy(space, choice, stop, f"threshold {threshold}")
+
+
+@dataclass(frozen=True)
+class EndDistribution:
+    """How a turn ends: probability of stopping with a worm at each total, and of failing."""
+
+    at_total: tuple[Any, ...]  # index t: chance to end with a worm and total t
+    fail: Any  # chance the turn fails (bust, or ending without a worm)
+
+    def chance_at_least(self, target: int) -> Any:
+        """Chance to end with a worm and a total >= target."""
+        return sum(self.at_total[max(target, 0):], 0 * self.fail)
+
+    def chance_exactly(self, target: int) -> Any:
+        """Chance to end with a worm and exactly this total."""
+        return self.at_total[target] if 0 <= target < len(self.at_total) else 0 * self.fail
+
+    def expectation(self, stop_value: Any, fail_value: Any) -> Any:
+        """Expected reward: sum of P(t) * stop_value[t] plus P(fail) * fail_value."""
+        return sum((p * v for p, v in zip(self.at_total, stop_value, strict=False) if p),
+                   self.fail * fail_value)
+
+    def total_probability(self) -> Any:
+        """Sum of every end's chance (1, up to rounding in float mode)."""
+        return sum(self.at_total, self.fail)
+
+
+def _forward_float(policy: TurnPolicy, s: int) -> EndDistribution:
+    sp = policy.space
+    mass = np.zeros(sp.size + 1)
+    mass[s] = 1.0
+    n_start = int(sp.n[s])
+    for n, a, c, _b in reversed(sp.levels):
+        if n > n_start or a == c:
+            continue
+        p0, p1 = int(sp.pair_start[a]), int(sp.pair_start[c])
+        rolling = mass[a:c] * ~policy.stop[a:c]
+        w = rolling[sp.pair_node[p0:p1] - a] * sp.pair_prob[p0:p1]
+        mass += np.bincount(policy.next[p0:p1], weights=w, minlength=sp.size + 1)
+    ends = mass[:-1] * policy.stop[:-1]
+    worm = sp.has_worm
+    at_total = np.bincount(sp.total[worm], weights=ends[worm], minlength=sp.max_total + 1)
+    fail = float(ends[~worm].sum() + mass[-1])
+    return EndDistribution(tuple(float(x) for x in at_total), fail)
+
+
+def _forward_exact(policy: TurnPolicy, s: int) -> EndDistribution:
+    sp = policy.space
+    probs = sp.pair_prob_exact
+    mass: dict[int, Fraction] = {s: Fraction(1)}
+    at_total = [Fraction(0)] * (sp.max_total + 1)
+    fail = Fraction(0)
+    # Nodes are sorted by dice left and a child always has fewer dice than its parent, so
+    # popping the highest index first finishes every node's incoming mass before it is spread.
+    heap = [-s]
+    while heap:
+        i = -heapq.heappop(heap)
+        m = mass.pop(i)
+        if policy.stop[i]:
+            if sp.has_worm[i]:
+                at_total[int(sp.total[i])] += m
+            else:
+                fail += m
+            continue
+        for p in range(int(sp.pair_start[i]), int(sp.pair_start[i + 1])):
+            j = int(policy.next[p])
+            if j == sp.fail:
+                fail += m * probs[p]
+                continue
+            if j not in mass:
+                mass[j] = Fraction(0)
+                heapq.heappush(heap, -j)
+            mass[j] += m * probs[p]
+    return EndDistribution(tuple(at_total), fail)
