@@ -152,7 +152,7 @@ def check_roll(roll: Any, point: TurnPoint) -> tuple[int, ...]:
     return counts
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)  # one cached object per (n, u): identity is equality
 class RollPattern:
     """The projected rolls of n dice with u untaken faces, and their exact probabilities."""
 
