@@ -6,10 +6,10 @@ Chance outcomes (the card a deck draw brings) are plain `Card`s.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 
-from henkit.hens.barnyard import Cell
-from henkit.hens.cards import Card
+from henkit.hens.barnyard import CELL_OF, Cell, bit
+from henkit.hens.cards import CARDS, NUM_KINDS, Card
 
 DECK = -1
 """The `source` of a draw from the deck (any other source is the player whose pile it is)."""
@@ -91,26 +91,35 @@ class PlaceRooster:
 Action = Draw | Place | PlaceCoop | Discard | PlaceRooster
 
 
-# Legal-action lists reuse these objects: building thousands of dataclasses per game is slow.
-@lru_cache(maxsize=None)
-def place(card: Card, cell: Cell) -> Place:
-    """The (shared) Place action."""
-    return Place(card, cell)
+# Legal-action lists reuse these shared objects: building thousands of dataclasses per game
+# is slow. Tables are indexed by card int and cell bit (see `henkit.hens.barnyard.bit`).
+PLACE_AT: tuple[tuple[Place | None, ...], ...] = tuple(
+    tuple(Place(CARDS[k], c) if c is not None else None for c in CELL_OF) for k in range(NUM_KINDS)
+)
+COOP_AT: tuple[tuple[PlaceCoop | None, ...], ...] = tuple(
+    tuple(PlaceCoop(CARDS[k], c) if c is not None else None for c in CELL_OF)
+    for k in range(NUM_KINDS)
+)
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
+DRAW_DECK = Draw(DECK)
 
 
-@lru_cache(maxsize=None)
-def place_coop(card: Card, cell: Cell) -> PlaceCoop:
-    """The (shared) PlaceCoop action."""
-    return PlaceCoop(card, cell)
+def place(card: int, cell: Cell) -> Place:
+    """The shared Place action of card at cell."""
+    return PLACE_AT[card][bit(cell)]
 
 
-@lru_cache(maxsize=None)
-def discard(card: Card) -> Discard:
-    """The (shared) Discard action."""
-    return Discard(card)
+def place_coop(card: int, cell: Cell) -> PlaceCoop:
+    """The shared PlaceCoop action of card at cell."""
+    return COOP_AT[card][bit(cell)]
 
 
-@lru_cache(maxsize=None)
-def draw(source: int, card: Card | None = None) -> Draw:
+def discard(card: int) -> Discard:
+    """The shared Discard action of card."""
+    return DISCARDS[card]
+
+
+@cache
+def draw(source: int, card: int | None = None) -> Draw:
     """The (shared) Draw action."""
-    return Draw(source, card)
+    return Draw(source, CARDS[card] if card is not None else None)

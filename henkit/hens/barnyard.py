@@ -64,6 +64,19 @@ def bits_of(m: int) -> Iterator[int]:
         m ^= low
 
 
+_BIT_LISTS: dict[int, tuple[int, ...]] = {}
+
+
+def bit_list(m: int) -> tuple[int, ...]:
+    """The set bit indices of a mask as a tuple, memoised (masks recur a lot in play)."""
+    got = _BIT_LISTS.get(m)
+    if got is None:
+        if len(_BIT_LISTS) > 200_000:  # bound the memory of very long runs
+            _BIT_LISTS.clear()
+        got = _BIT_LISTS[m] = tuple(bits_of(m))
+    return got
+
+
 def _fits_box(h: int, w: int) -> bool:
     return (h <= 3 and w <= 4) or (h <= 4 and w <= 3)
 
@@ -116,8 +129,20 @@ class Barnyard:
     """An immutable barnyard; `place` returns a new one. Build with `Barnyard()` or `parse`."""
 
     __slots__ = (
-        "grid", "occ", "hen", "coop", "breeds", "nums", "e2", "e3", "medals", "h", "w", "n",
-        "rooster", "_hidden",
+        "_hidden",
+        "breeds",
+        "coop",
+        "e2",
+        "e3",
+        "grid",
+        "h",
+        "hen",
+        "medals",
+        "n",
+        "nums",
+        "occ",
+        "rooster",
+        "w",
     )
 
     def __init__(self) -> None:
@@ -380,7 +405,7 @@ class Barnyard:
         box and obey the placement rule between every two touching hens.
         """
         if not isinstance(text, str):
-            raise ValueError(f"a barnyard is text, not {type(text).__name__}")
+            raise ValueError(f"a barnyard is text, not {type(text).__name__}")  # noqa: TRY004 - bad input is a ValueError in henkit
         rows: list[list[tuple[int, bool]]] = []  # (content, rooster) per cell
         lines = text.strip("\n").split("\n") if text.strip() else []
         width = None
@@ -484,7 +509,7 @@ class Barnyard:
         grid = list(new.grid)
         for key in ("hens", "coops"):
             if not isinstance(data[key], list):
-                raise ValueError(f"barnyard '{key}' must be a list of [row, col, code]")
+                raise ValueError(f"barnyard '{key}' must be a list of [row, col, code]")  # noqa: TRY004 - bad input is a ValueError in henkit
             for entry in data[key]:
                 if not (isinstance(entry, list) and len(entry) == 3):
                     raise ValueError(f"barnyard '{key}' entry {entry!r} is not [row, col, code]")

@@ -54,9 +54,15 @@ class GoalHalf:
     points: int
     at_least: int | None = None  # None: `points` for each one counted
 
-    def score(self, facts: Facts) -> int:
-        """The points this half gives a barnyard with these facts."""
-        value = getattr(facts, self.measure)
+    def __post_init__(self) -> None:
+        if self.measure not in MEASURES:
+            raise ValueError(f"unknown goal measure {self.measure!r}; known: {sorted(MEASURES)}")
+        # Facts is a tuple: reading by position lets fast scoring pass plain tuples.
+        object.__setattr__(self, "index", Facts._fields.index(self.measure))
+
+    def score(self, facts: tuple[int, ...]) -> int:
+        """The points this half gives a barnyard with these facts (a Facts or same-shaped tuple)."""
+        value = facts[self.index]
         if self.at_least is None:
             return self.points * value
         return self.points if value >= self.at_least else 0

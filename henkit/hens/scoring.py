@@ -10,46 +10,78 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from henkit.hens.barnyard import COL_BITS, ROW_BITS, STRIDE, Barnyard, Cell, bit, check_cell
-from henkit.hens.goals import Facts, goal_card
+from henkit.hens.goals import GOALS, Facts, goal_card
 
 STEPS = ("largest group", "rooster group", "medals", "chicken coops", "top goal", "bottom goal")
 _KEEP = object()  # "use the barnyard's own rooster"
 
 
-def measure(
-    breeds: tuple[int, ...], hen: int, coop: int, e2: int, e3: int, medals: int,
-    rooster: int, goal: int | None,
-) -> Facts:
-    """The facts scoring needs, from a barnyard's masks (`rooster` is a bit index or -1)."""
-    best_size = best_eggs = r_size = r_eggs = 0
-    g2 = g3 = g6 = lone = nbreeds = 0
-    rbit = 1 << rooster if rooster >= 0 else 0
-    for m in breeds:
-        if not m:
-            continue
-        nbreeds += 1
-        while m:
-            comp = m & -m
-            while True:  # flood fill one group inside its breed's mask
-                grown = (comp | comp << 1 | comp >> 1 | comp << STRIDE | comp >> STRIDE) & m
-                if grown == comp:
-                    break
-                comp = grown
-            m ^= comp
-            size = comp.bit_count()
-            eggs = size + (comp & e2).bit_count() + (comp & e3).bit_count()
-            if size > best_size or (size == best_size and eggs > best_eggs):
-                best_size, best_eggs = size, eggs
-            if comp & rbit:
-                r_size, r_eggs = size, eggs
-            if size == 1:
-                lone += 1
-            else:
-                g2 += 1
-                if size >= 3:
-                    g3 += 1
-                    if size >= 6:
-                        g6 += 1
+Stats = tuple[int, int, int, int, int, int, int, int, int]
+"""Group statistics of some breeds: (largest size, its eggs, rooster group size, its eggs,
+groups of 2+, groups of 3+, groups of 6+, lone hens, breeds present)."""
+NO_STATS: Stats = (0, 0, 0, 0, 0, 0, 0, 0, 0)
+
+
+_STATS_MEMO: dict[tuple[int, int, int, int], Stats] = {}
+
+
+def breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
+    """Group statistics of one breed's hens (mask m); rbit is the rooster's bit mask or 0.
+
+    Memoised: bots try the same breed layouts over and over during a game.
+    """
+    if not m:
+        return NO_STATS
+    key = (m, e2 & m, e3 & m, rbit & m)
+    got = _STATS_MEMO.get(key)
+    if got is None:
+        if len(_STATS_MEMO) > 500_000:  # bound memory on very long runs
+            _STATS_MEMO.clear()
+        got = _STATS_MEMO[key] = _breed_stats(*key)
+    return got
+
+
+def _breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
+    """`breed_stats` without the memo."""
+    best_size = best_eggs = r_size = r_eggs = g2 = g3 = g6 = lone = 0
+    while m:
+        comp = m & -m
+        while True:  # flood fill one group inside its breed's mask
+            grown = (comp | comp << 1 | comp >> 1 | comp << STRIDE | comp >> STRIDE) & m
+            if grown == comp:
+                break
+            comp = grown
+        m ^= comp
+        size = comp.bit_count()
+        eggs = size + (comp & e2).bit_count() + (comp & e3).bit_count()
+        if size > best_size or (size == best_size and eggs > best_eggs):
+            best_size, best_eggs = size, eggs
+        if comp & rbit:
+            r_size, r_eggs = size, eggs
+        if size == 1:
+            lone += 1
+        else:
+            g2 += 1
+            if size >= 3:
+                g3 += 1
+                if size >= 6:
+                    g6 += 1
+    return (best_size, best_eggs, r_size, r_eggs, g2, g3, g6, lone, 1)
+
+
+def combine(a: Stats, b: Stats) -> Stats:
+    """Statistics of two disjoint sets of breeds taken together."""
+    if (b[0], b[1]) > (a[0], a[1]):
+        best = b[0], b[1]
+    else:
+        best = a[0], a[1]
+    rooster = (a[2], a[3]) if a[2] else (b[2], b[3])
+    return (*best, *rooster, a[4] + b[4], a[5] + b[5], a[6] + b[6], a[7] + b[7], a[8] + b[8])
+
+
+def facts_of(stats: Stats, hen: int, coop: int, e2: int, e3: int, medals: int,
+             goal: int | None) -> Facts:
+    """Facts from the combined group statistics and the masks (lines and coops as needed)."""
     rows = cols = adj = 0
     if goal == 4 or goal == 5:
         rows, cols = _lines(hen | coop, hen & ~e2, hen & e2 & ~e3)
@@ -60,8 +92,32 @@ def measure(
     elif goal == 6 and coop:
         adj = ((hen & coop << 1).bit_count() + (hen & coop >> 1).bit_count()
                + (hen & coop << STRIDE).bit_count() + (hen & coop >> STRIDE).bit_count())
-    return Facts(best_size, best_eggs, r_size, r_eggs, medals, coop.bit_count(), g2, g3, g6, lone,
-                 nbreeds, rows, cols, adj)
+    return Facts(*stats[:4], medals, coop.bit_count(), *stats[4:], rows, cols, adj)
+
+
+def fast_total(stats: Stats, hen: int, coop: int, e2: int, e3: int, medals: int,
+               goal: int) -> int:
+    """`sum(points(facts_of(...), goal))` without building a Facts object (bots call it a lot)."""
+    rows = cols = adj = 0
+    if goal == 4 or goal == 5:
+        rows, cols = _lines(hen | coop, hen & ~e2, hen & e2 & ~e3)
+    elif goal == 6 and coop:
+        adj = ((hen & coop << 1).bit_count() + (hen & coop >> 1).bit_count()
+               + (hen & coop << STRIDE).bit_count() + (hen & coop >> STRIDE).bit_count())
+    return sum(points((*stats[:4], medals, coop.bit_count(), *stats[4:], rows, cols, adj), goal))
+
+
+def measure(
+    breeds: tuple[int, ...], hen: int, coop: int, e2: int, e3: int, medals: int,
+    rooster: int, goal: int | None,
+) -> Facts:
+    """The facts scoring needs, from a barnyard's masks (`rooster` is a bit index or -1)."""
+    rbit = 1 << rooster if rooster >= 0 else 0
+    stats = NO_STATS
+    for m in breeds:
+        if m:
+            stats = combine(stats, breed_stats(m, e2, e3, rbit))
+    return facts_of(stats, hen, coop, e2, e3, medals, goal)
 
 
 def _lines(occ: int, one_egg: int, two_egg: int) -> tuple[int, int]:
@@ -78,19 +134,16 @@ def _lines(occ: int, one_egg: int, two_egg: int) -> tuple[int, int]:
     return rows, cols
 
 
-def points(facts: Facts, goal: int | None) -> tuple[int, int, int, int, int, int]:
+def points(facts: Facts | tuple[int, ...], goal: int | None) -> tuple[int, int, int, int, int, int]:
     """The six steps' points (H12: when the rooster's group is as large as the largest, only it
-    scores)."""
-    if facts.rooster_size and facts.rooster_size == facts.largest_size:
-        largest = 0
-    else:
-        largest = facts.largest_eggs
-    medals = facts.medals // 3 * 2
+    scores). `facts` may be a plain tuple laid out like Facts."""
+    largest_size, largest_eggs, rooster_size, rooster_eggs, medals, coops = facts[:6]
+    largest = 0 if rooster_size and rooster_size == largest_size else largest_eggs
+    medals = medals // 3 * 2
     if goal is None:
-        return (largest, facts.rooster_eggs, medals, -facts.coops, 0, 0)
-    card = goal_card(goal)
-    return (largest, facts.rooster_eggs, medals, -facts.coops, card.top.score(facts),
-            card.bottom.score(facts))
+        return (largest, rooster_eggs, medals, -coops, 0, 0)
+    card = GOALS[goal - 1]  # callers check the goal number once, not per evaluation
+    return (largest, rooster_eggs, medals, -coops, card.top.score(facts), card.bottom.score(facts))
 
 
 def total_masks(

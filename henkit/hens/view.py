@@ -10,7 +10,7 @@ before all roosters are revealed.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -21,9 +21,8 @@ from henkit.hens.rules import Rules
 from henkit.hens.state import PHASES, HensState
 
 
-@dataclass(frozen=True, eq=True)
-class HensView:
-    """One player's observation of a Hens game."""
+class HensView(NamedTuple):
+    """One player's observation of a Hens game (a named tuple: immutable and quick to build)."""
 
     player: int
     players: int
@@ -78,23 +77,10 @@ def view_of(state: HensState, player: int) -> HensView:
         raise ValueError(f"player must be 0-{state.n - 1}, not {player!r}")
     yards = tuple(y if q == player else y.hidden() for q, y in enumerate(state.yards))
     return HensView(
-        player=player,
-        players=state.n,
-        goal=state.goal,
-        removed_breeds=state.removed_breeds,
-        first_player=state.first,
-        round=state.round,
-        phase=PHASES[state.phase],
-        to_move=state.player,
-        draws=state.draws,
-        hand=state.hands[player],
-        hand_sizes=tuple(len(h) for h in state.hands),
-        barnyards=yards,
-        discards=state.piles,
-        deck_size=len(state.deck),
-        rooster_chosen=state.chosen,
-        rooster_choice=state.choices[player],
-        rules=state.rules,
+        player, state.n, state.goal, state.removed_breeds, state.first, state.round,
+        PHASES[state.phase], state.player, state.draws, state.hands[player],
+        tuple(len(h) for h in state.hands), yards, state.piles, len(state.deck), state.chosen,
+        state.choices[player], state.rules,
     )
 
 
@@ -149,4 +135,4 @@ def _random_hen(y: Barnyard, rng: np.random.Generator) -> tuple[int, int] | None
     return hens[int(rng.integers(len(hens)))] if hens else None
 
 
-__all__ = ["HensView", "view_of", "sample_state", "bit"]
+__all__ = ["HensView", "bit", "sample_state", "view_of"]

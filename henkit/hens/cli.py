@@ -1,0 +1,252 @@
+"""Terminal commands for Hens: play a game against bots, and simulate many games between bots.
+
+`henkit.cli` wires these in as `henkit play hens` and `henkit simulate hens`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from typing import TextIO
+
+from henkit.core import CHANCE, Game
+from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
+from henkit.hens.bots import BOTS, make_bot
+from henkit.hens.cards import card
+from henkit.hens.goals import goal_card
+from henkit.hens.odds import draw_odds
+from henkit.hens.rules import Rules
+from henkit.hens.simulate import results_table
+from henkit.hens.simulate import simulate as run_games
+from henkit.hens.state import HensState, new_game
+
+HELP = """How to answer:
+  draw phase:    deck            draw from the deck
+                 2               draw the top of player 2's discard pile
+  place phase:   Pa3 1 2         place Pa3 as a hen at row 1, column 2
+                 coop Pa3 1 2    place Pa3 face down as a chicken coop there
+  discard phase: Pa3             discard Pa3
+  rooster:       1 2             put the rooster on your hen at row 1, column 2
+  any time:      odds Pa         chance the next 2 deck draws bring a Padovana (or 3, Pa3, ...)
+                 help, quit
+Rows and columns count from 0 at the top left; -1 is just above or left of the barnyard."""
+
+
+def _bot_list(text: str) -> list[str]:
+    names = [n.strip().lower() for n in text.replace(",", " ").split() if n.strip()]
+    for n in names:
+        if n not in BOTS:
+            raise argparse.ArgumentTypeError(f"{n!r} is not a bot: choose from {', '.join(BOTS)}")
+    return names
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `henkit play hens`."""
+    parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4),
+                        help="how many players, you included (default 3)")
+    parser.add_argument("--bots", type=_bot_list, default=None,
+                        help="opponents' bots, comma-separated (default: greedy for each)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
+                        help="goal card 1-6 (default: drawn at random)")
+    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
+
+
+def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `henkit simulate hens`."""
+    parser.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
+                        help="one bot per seat, comma-separated (default: greedy,random)")
+    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
+    parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
+                        help="goal card 1-6 for every game (default: drawn per game)")
+
+
+def simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play `args.games` seeded games between `args.bots` and print a results table."""
+    out = out or sys.stdout
+    names = args.bots
+    if not 2 <= len(names) <= 4:
+        print(f"Hens needs 2 to 4 bots, one per seat; got {len(names)}", file=out)
+        return 2
+    if args.games < 1 or args.seed < 0:
+        print("--games must be at least 1 and --seed at least 0", file=out)
+        return 2
+    bots = [make_bot(n) for n in names]
+    rules = Rules(players=len(bots), goal=args.goal)
+    results = run_games(bots, args.games, seed=args.seed, rules=rules)
+    print(f"{args.games} games of Hens, seeds {args.seed}-{args.seed + args.games - 1}", file=out)
+    print(results_table(results), file=out)
+    return 0
+
+
+def _show(state: HensState, me: int, out: TextIO) -> None:
+    v = state.view(me)
+    print(file=out)
+    print(f"round {v.round}, {goal_card(v.goal)}", file=out)
+    print(f"deck: {v.deck_size} cards", file=out)
+    for q in range(v.players):
+        who = "you" if q == me else f"player {q}"
+        top = v.discard_tops[q]
+        pile = f"discard top {top} ({len(v.discards[q])} cards)" if top else "no discards"
+        print(f"{who}: {pile}, {v.hand_sizes[q]} cards in hand", file=out)
+        if q != me and len(v.barnyards[q]):
+            for row in str(v.barnyards[q]).split("\n"):
+                print(f"    {row}", file=out)
+    print("your barnyard:" if len(v.barnyard) else "your barnyard is empty", file=out)
+    for row in str(v.barnyard).split("\n"):
+        if row:
+            print(f"    {row}", file=out)
+    print(f"your hand: {' '.join(map(str, v.hand))}", file=out)
+
+
+def _prompt(state: HensState) -> str:
+    phase = state.phase_name
+    acts = state.legal_actions()
+    if phase == "draw":
+        piles = [f"{a.source} ({a.card})" for a in acts if a.source != DECK]
+        where = "deck" if any(a.source == DECK for a in acts) else ""
+        return f"draw from: {', '.join([where] + piles if where else piles)}"
+    if phase == "place":
+        lines = []
+        for k in sorted({a.card for a in acts}):
+            cells = [a.cell for a in acts if type(a) is Place and a.card == k]
+            lines.append(f"  {k}: {' '.join(f'{r} {c}' for r, c in cells) or 'only as a coop'}")
+        coops = sorted({a.cell for a in acts if type(a) is PlaceCoop})
+        lines.append(f"  coop cells: {' '.join(f'{r} {c}' for r, c in coops)}")
+        return "place a card (e.g. 'Pa3 1 2' or 'coop Pa3 1 2'); hens fit at:\n" + "\n".join(lines)
+    if phase == "discard":
+        return "discard a card (e.g. 'Pa3')"
+    if phase == "rooster":
+        cells = [a.cell for a in acts if a.cell is not None]
+        return "put the rooster on a hen: " + (" ".join(f"{r} {c}" for r, c in cells) or "none")
+    return ""
+
+
+def parse_move(state: HensState, text: str):
+    """The action a typed line names in the current phase; ValueError says what to type."""
+    words = text.split()
+    phase = state.phase_name
+    if not words:
+        raise ValueError("type a move, or 'help'")
+    if phase == "draw":
+        if words[0].lower() == "deck":
+            return Draw(DECK)
+        try:
+            q = int(words[0])
+        except ValueError:
+            raise ValueError("type 'deck' or the number of a player whose pile to draw from") from None
+        pile = state.piles[q] if 0 <= q < state.players else ()
+        return Draw(q, pile[-1] if pile else None)
+    if phase == "place":
+        coop = words[0].lower() == "coop"
+        if coop:
+            words = words[1:]
+        if len(words) != 3:
+            raise ValueError("type a card and a cell, e.g. 'Pa3 1 2' (or 'coop Pa3 1 2')")
+        k = card(words[0])
+        try:
+            cell = (int(words[1]), int(words[2]))
+        except ValueError:
+            raise ValueError("the row and column must be whole numbers, e.g. 'Pa3 1 2'") from None
+        return PlaceCoop(k, cell) if coop else Place(k, cell)
+    if phase == "discard":
+        return Discard(card(words[0]))
+    if phase == "rooster":
+        if words[0].lower() == "none":
+            return PlaceRooster(None)
+        try:
+            return PlaceRooster((int(words[0]), int(words[1])))
+        except (ValueError, IndexError):
+            raise ValueError("type the row and column of one of your hens, e.g. '1 2'") from None
+    raise ValueError("the game is over")
+
+
+def _narrate(game: Game, start: int, me: int, out: TextIO) -> None:
+    """Say in words what happened since history entry `start`, hiding others' deck cards."""
+    for i in range(start, len(game.history)):
+        step = game.history[i]
+        before = game.states[i]
+        if step.player == CHANCE:
+            if before.player == me:
+                print(f"you drew {step.action} from the deck", file=out)
+            continue
+        who = "you" if step.player == me else f"player {step.player}"
+        act = step.action
+        if type(act) is PlaceCoop and step.player != me:
+            print(f"{who}: place a card face down as a chicken coop at row {act.cell[0]}, "
+                  f"column {act.cell[1]}", file=out)
+        elif type(act) is PlaceRooster and step.player != me:
+            print(f"{who} has chosen where the rooster goes", file=out)
+        else:
+            print(f"{who}: {act}", file=out)
+
+
+def play(
+    args: argparse.Namespace,
+    input_fn: Callable[[str], str] = input,
+    out: TextIO | None = None,
+) -> int:
+    """Play one game of Hens in the terminal against bots; returns 0 when the game ends."""
+    out = out or sys.stdout
+    n = args.players
+    names = args.bots or ["greedy"] * (n - 1)
+    if len(names) != n - 1:
+        print(f"with {n} players give {n - 1} bots, not {len(names)}", file=out)
+        return 2
+    me = args.seat
+    if not 0 <= me < n:
+        print(f"--seat must be 0-{n - 1}", file=out)
+        return 2
+    bots = [make_bot(x) for x in names]
+    bots.insert(me, None)
+    state = new_game(Rules(players=n, goal=args.goal), args.seed)
+    game = Game(state, bots, seed=None if args.seed is None else args.seed + 1)
+    print(f"Hens with {n} players; you are player {me}. Type 'help' for how to answer.", file=out)
+    seen = 0
+    game.advance()
+    while not game.state.is_over:
+        _narrate(game, seen, me, out)
+        seen = len(game.history)
+        _show(game.state, me, out)
+        print(_prompt(game.state), file=out)
+        try:
+            line = input_fn("> ")
+        except EOFError:
+            print("\ngoodbye", file=out)
+            return 1
+        word = line.strip().lower()
+        if word in ("quit", "exit", "q"):
+            print("goodbye", file=out)
+            return 1
+        if word in ("help", "?", "h"):
+            print(HELP, file=out)
+            continue
+        if word.startswith("odds"):
+            try:
+                what = line.split(maxsplit=1)[1].strip()
+                kind = int(what) if what.isdigit() else what
+                print(draw_odds(game.state.view(me), kind, min(2, game.state.view(me).deck_size)),
+                      file=out)
+            except (ValueError, IndexError) as e:
+                print(f"odds: {e}" if str(e) else "odds: say of what, e.g. 'odds Pa'", file=out)
+            continue
+        try:
+            game.play(parse_move(game.state, line))
+        except ValueError as e:
+            print(f"not allowed: {e}", file=out)
+            continue
+        game.advance()
+    _narrate(game, seen, me, out)
+    final = game.state
+    print("\nThe game is over.", file=out)
+    for q, sc in enumerate(final.scores()):
+        print(f"\n{'you' if q == me else f'player {q}'}:", file=out)
+        for row in str(final.yards[q]).split("\n"):
+            print(f"    {row}", file=out)
+        print(sc, file=out)
+    won = final.winners()
+    names_won = ", ".join("you" if q == me else f"player {q}" for q in won)
+    print(f"\nwinner{'s' if len(won) > 1 else ''}: {names_won}", file=out)
+    return 0

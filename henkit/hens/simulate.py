@@ -1,0 +1,127 @@
+"""Play many seeded Hens games between bots and collect per-game results."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from henkit.core import Bot, Seed, make_rng
+from henkit.hens.rules import Rules
+from henkit.hens.scoring import Score
+from henkit.hens.state import HensState, new_game
+
+
+@dataclass(frozen=True)
+class GameResult:
+    """One finished game: its seed, who played, the goal card, scores and winners."""
+
+    seed: int | None
+    bots: tuple[str, ...]
+    goal: int
+    removed_breeds: tuple[str, ...]
+    first_player: int
+    totals: tuple[int, ...]
+    scores: tuple[Score, ...]
+    winners: tuple[int, ...]
+    final: HensState
+
+    def to_dict(self) -> dict:
+        """A JSON-ready dict (without the final state; use `final.to_dict()` for that)."""
+        return {
+            "seed": self.seed,
+            "bots": list(self.bots),
+            "goal": self.goal,
+            "removed_breeds": list(self.removed_breeds),
+            "first_player": self.first_player,
+            "totals": list(self.totals),
+            "scores": [s.to_dict() for s in self.scores],
+            "winners": list(self.winners),
+        }
+
+
+def play_to_end(state: HensState, bots: Sequence[Bot], seed: Seed = None) -> HensState:
+    """Play a state to its end with bots and a seeded generator (no history kept: fast)."""
+    if len(bots) != state.players:
+        raise ValueError(f"{state.players} players need {state.players} bots, not {len(bots)}")
+    rng = make_rng(seed)
+    s = state
+    while not s.is_over:
+        if s.is_chance:
+            s = s.apply(s.sample_chance(rng))
+        else:
+            s = s.apply(bots[s.current_player].choose(s, rng))
+    return s
+
+
+def play_game(bots: Sequence[Bot], seed: int | None = None, rules: Rules | None = None) -> GameResult:
+    """Set up and play one game; the same seed (and bots) gives the same game."""
+    rules = rules or Rules(players=len(bots))
+    if rules.players != len(bots):
+        raise ValueError(f"rules are for {rules.players} players but {len(bots)} bots were given")
+    rng = make_rng(seed)
+    start = new_game(rules, rng)
+    end = play_to_end(start, bots, rng)
+    scores = tuple(end.scores())
+    return GameResult(
+        seed=seed,
+        bots=tuple(b.name for b in bots),
+        goal=end.goal,
+        removed_breeds=end.removed_breeds,
+        first_player=end.first,
+        totals=tuple(s.total for s in scores),
+        scores=scores,
+        winners=tuple(end.winners()),
+        final=end,
+    )
+
+
+def simulate(
+    bots: Sequence[Bot], games: int, seed: int = 0, rules: Rules | None = None
+) -> list[GameResult]:
+    """Play `games` games with seeds seed, seed+1, ...; bots[i] always sits in seat i."""
+    if not isinstance(games, int) or games < 1:
+        raise ValueError(f"games must be a whole number of at least 1, not {games!r}")
+    if not isinstance(seed, int) or seed < 0:
+        raise ValueError(f"seed must be a non-negative whole number, not {seed!r}")
+    return [play_game(bots, seed + i, rules) for i in range(games)]
+
+
+@dataclass(frozen=True)
+class SeatSummary:
+    """How one seat did over many games."""
+
+    seat: int
+    bot: str
+    games: int
+    wins: float  # a shared win counts 1/k for each of k winners
+    mean_score: float
+    best: int
+    worst: int
+
+
+def summarise(results: Sequence[GameResult]) -> list[SeatSummary]:
+    """Per-seat wins (shared wins split), mean, best and worst score."""
+    if not results:
+        raise ValueError("no results to summarise: play at least one game")
+    n = len(results[0].totals)
+    out = []
+    for p in range(n):
+        scores = [r.totals[p] for r in results]
+        wins = sum(1 / len(r.winners) for r in results if p in r.winners)
+        out.append(SeatSummary(p, results[0].bots[p], len(results), wins,
+                               sum(scores) / len(scores), max(scores), min(scores)))
+    return out
+
+
+def results_table(results: Sequence[GameResult]) -> str:
+    """A plain-text table of the per-seat summary."""
+    rows = summarise(results)
+    head = f"{'seat':>4}  {'bot':<12} {'games':>5} {'wins':>7} {'win %':>6} {'mean':>6} " \
+           f"{'best':>5} {'worst':>5}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(
+            f"{r.seat:>4}  {r.bot:<12} {r.games:>5} {r.wins:>7.2f} {100 * r.wins / r.games:>5.1f}% "
+            f"{r.mean_score:>6.2f} {r.best:>5} {r.worst:>5}"
+        )
+    return "\n".join(lines)
