@@ -68,7 +68,7 @@ def test_never_from_ones_own_pile_and_only_the_top():
         s.apply(Draw(me, s.piles[me][-1]))
     other = next(q for q in range(3) if q != me and s.piles[q])
     assert Draw(other, s.piles[other][-1]) in s.legal_actions()
-    wrong = next((c for c in map(card, ("Pa1", "Wy1")) if c != s.piles[other][-1]))
+    wrong = next(c for c in map(card, ("Pa1", "Wy1")) if c != s.piles[other][-1])
     with pytest.raises(ValueError, match="top of player"):
         s.apply(Draw(other, wrong))
     taken = s.apply(Draw(other, s.piles[other][-1]))
