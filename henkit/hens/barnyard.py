@@ -47,6 +47,7 @@ def bit(cell: Cell) -> int:
 CELL_OF: tuple[Cell | None, ...] = tuple(
     (i // STRIDE - OFF, i % STRIDE - OFF) if i % STRIDE < 6 else None for i in range(NBITS)
 )
+VALID_CELLS = frozenset(c for c in CELL_OF if c is not None)
 ROW_BITS = tuple(sum(1 << bit((r, c)) for c in range(-1, 5)) for r in range(-1, 5))
 COL_BITS = tuple(sum(1 << bit((r, c)) for r in range(-1, 5)) for c in range(-1, 5))
 
@@ -129,6 +130,7 @@ class Barnyard:
     """An immutable barnyard; `place` returns a new one. Build with `Barnyard()` or `parse`."""
 
     __slots__ = (
+        "_front",
         "_hidden",
         "breeds",
         "coop",
@@ -153,6 +155,7 @@ class Barnyard:
         self.medals = self.h = self.w = self.n = 0
         self.rooster = -1  # bit of the hen under the rooster token, or -1
         self._hidden: Barnyard | None = None
+        self._front = -1  # the frontier mask, computed on first use
 
     # ----- reading -----
     @property
@@ -209,13 +212,21 @@ class Barnyard:
 
     # ----- placement -----
     def _frontier(self) -> int:
-        if self.n == 0:
-            return 1 << bit((0, 0))
-        return spread(self.occ) & ~self.occ & ALLOWED[(self.h, self.w)]
+        """Mask of the cells where the next card may go (touching, inside the box)."""
+        front = self._front
+        if front < 0:
+            if self.n == 0:
+                front = 1 << bit((0, 0))
+            else:
+                front = spread(self.occ) & ~self.occ & ALLOWED[(self.h, self.w)]
+            self._front = front
+        return front
 
     def _hen_mask(self, k: int) -> int:
         """Mask of cells where hen k may go."""
-        front = self._frontier()
+        front = self._front
+        if front < 0:
+            front = self._frontier()
         n = NUMBER_OF[k]
         bad = self.hen & ~self.breeds[BREED_OF[k]] & ~self.nums[n - 1] & ~self.nums[n + 1]
         return front & ~spread(bad) if bad else front
@@ -278,6 +289,7 @@ class Barnyard:
         new.occ = self.occ | b
         new.rooster = self.rooster
         new._hidden = None
+        new._front = -1
         if coop:
             new.hen, new.coop = self.hen, self.coop | b
             new.breeds, new.nums = self.breeds, self.nums

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from henkit.core import Bot, Seed, make_rng
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score
-from henkit.hens.state import HensState, new_game
+from henkit.hens.state import CHANCE_DRAW, OVER, HensState, new_game
 
 
 @dataclass(frozen=True)
@@ -45,11 +45,12 @@ def play_to_end(state: HensState, bots: Sequence[Bot], seed: Seed = None) -> Hen
         raise ValueError(f"{state.players} players need {state.players} bots, not {len(bots)}")
     rng = make_rng(seed)
     s = state
-    while not s.is_over:
-        if s.is_chance:
+    # Reads the phase directly (this module belongs to the engine): the loop runs ~300 times a game.
+    while s.phase != OVER:
+        if s.phase == CHANCE_DRAW:
             s = s.apply(s.sample_chance(rng))
         else:
-            s = s.apply(bots[s.current_player].choose(s, rng))
+            s = s.apply(bots[s.player].choose(s, rng))
     return s
 
 

@@ -31,8 +31,27 @@ from henkit.hens.actions import (
     PlaceRooster,
     draw,
 )
-from henkit.hens.barnyard import CELL_OF, Barnyard, bit, bit_list, bits_of, check_cell
-from henkit.hens.cards import BREED_INDEX, BREEDS, CARDS, NUM_KINDS, Card, card, deck_counts
+from henkit.hens.barnyard import (
+    CELL_OF,
+    VALID_CELLS,
+    Barnyard,
+    bit,
+    bit_list,
+    bits_of,
+    check_cell,
+    spread,
+)
+from henkit.hens.cards import (
+    BREED_INDEX,
+    BREED_OF,
+    BREEDS,
+    CARDS,
+    NUM_KINDS,
+    NUMBER_OF,
+    Card,
+    card,
+    deck_counts,
+)
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score, score, total, winners
 
@@ -185,9 +204,20 @@ class HensState:
         """Where the player may draw from now (H7)."""
         out = [DECK] if self.deck else []
         if self.round > 1:
-            p = self.player
-            out.extend(q for q in range(self.n) if q != p and self.piles[q])
+            p, piles = self.player, self.piles
+            for q in range(self.n):
+                if q != p and piles[q]:
+                    out.append(q)
         return out
+
+    def _can_draw(self) -> bool:
+        """True when some draw source is left (the quick form of `_sources()`)."""
+        if self.deck:
+            return True
+        if self.round == 1:
+            return False
+        p, piles = self.player, self.piles
+        return any(piles[q] for q in range(self.n) if q != p)
 
     def legal_actions(self) -> list[Any]:
         """Every legal move now (at a chance node: the cards the deck may bring)."""
@@ -195,18 +225,23 @@ class HensState:
         p = self.player
         if ph == PLACE:
             yard = self.yards[p]
-            kinds = sorted(set(self.hands[p]))
+            kinds = dict.fromkeys(self.hands[p])  # hands are sorted: distinct cards in order
+            front = yard._frontier()
+            hen, breeds, nums = yard.hen, yard.breeds, yard.nums
             out = []
-            for k in kinds:
+            for k in kinds:  # the same test as Barnyard._hen_mask, inlined for speed
+                n = NUMBER_OF[k]
+                bad = hen & ~breeds[BREED_OF[k]] & ~nums[n - 1] & ~nums[n + 1]
                 row = PLACE_AT[k]
-                out.extend([row[i] for i in bit_list(yard._hen_mask(k))])
-            front = bit_list(yard._frontier())
+                out += [row[i] for i in bit_list(front & ~spread(bad) if bad else front)]
+            cells = bit_list(front)
             for k in kinds:
                 row = COOP_AT[k]
-                out.extend([row[i] for i in front])
+                out += [row[i] for i in cells]
             return out
         if ph == DRAW:
-            return [draw(q, self.piles[q][-1]) if q != DECK else DRAW_DECK for q in self._sources()]
+            piles = self.piles
+            return [draw(q, piles[q][-1]) if q != DECK else DRAW_DECK for q in self._sources()]
         if ph == DISCARD:
             return [DISCARDS[k] for k in sorted(set(self.hands[p]))]
         if ph == CHANCE_DRAW:
@@ -316,7 +351,7 @@ class HensState:
         self.draws += 1
         self.drawn += 1
         self.phase = DRAW
-        if self.draws >= 2 or not self._sources():
+        if self.draws >= 2 or not self._can_draw():
             self.phase = PLACE
 
     def _apply_chance(self, outcome: Any) -> HensState:
@@ -344,7 +379,9 @@ class HensState:
                 f"({' '.join(map(str, hand))})"
             )
         k = CARDS[int(k)]
-        cell = check_cell(action.cell)
+        cell = action.cell
+        if cell not in VALID_CELLS:
+            cell = check_cell(cell)
         coop = type(action) is PlaceCoop
         yard = self.yards[p]
         mask = yard._frontier() if coop else yard._hen_mask(k)
@@ -394,7 +431,7 @@ class HensState:
     def _start_turn(self) -> None:
         self.phase = DRAW
         self.draws = self.drawn = 0
-        if not self._sources():
+        if not self._can_draw():
             self.phase = PLACE
 
     def _end_turn(self) -> None:
