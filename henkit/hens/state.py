@@ -66,6 +66,7 @@ ROOSTER_ROUND = 6
 
 
 _TWO64 = 1 << 64
+_LIMITS: dict[int, int] = {}  # n -> the largest multiple of n not above 2**64
 
 
 def randbelow(rng: np.random.Generator, n: int) -> int:
@@ -74,7 +75,11 @@ def randbelow(rng: np.random.Generator, n: int) -> int:
     Exactly uniform (rejection of the top partial block), and several times faster per call than
     `rng.integers(n)`, which matters at a few hundred draws per game.
     """
-    limit = _TWO64 - _TWO64 % n
+    limit = _LIMITS.get(n)
+    if limit is None:
+        if not isinstance(n, int) or n < 1:
+            raise ValueError(f"randbelow needs a whole number n >= 1, not {n!r}")
+        limit = _LIMITS[n] = _TWO64 - _TWO64 % n
     raw = rng.bit_generator.random_raw
     while True:
         x = raw()

@@ -199,3 +199,20 @@ def test_bots_play_every_seat():
     g = Game(new_game(3, seed=2), [RandomBot(), GreedyBot(), RandomBot()], seed=3)
     g.run()
     assert g.state.is_over
+
+
+def test_randbelow_is_seeded_and_uniform():
+    from henkit.core import make_rng
+    from henkit.hens.state import randbelow
+
+    a = [randbelow(make_rng(5), 7) for _ in range(3)]
+    assert a == [randbelow(make_rng(5), 7) for _ in range(3)]
+    rng = make_rng(1)
+    n = 70_000
+    counts = [0] * 7
+    for _ in range(n):
+        counts[randbelow(rng, 7)] += 1
+    sd = (n * (1 / 7) * (6 / 7)) ** 0.5
+    assert all(abs(c - n / 7) < 5 * sd for c in counts)
+    with pytest.raises(ValueError, match="n >= 1"):
+        randbelow(rng, 0)
