@@ -189,7 +189,7 @@ def simulate_turns(
 ) -> TurnResults:
     """Play `turns` independent turns under `policy` from `start` (default: its space's root)."""
     if not isinstance(policy, TurnPolicy):
-        raise ValueError(f"policy must be a TurnPolicy (threshold_policy, optimal_policy), "  # noqa: TRY004
+        raise ValueError(f"policy must be a TurnPolicy (threshold_policy, optimal_policy), "
                          f"not {type(policy).__name__}")
     if isinstance(turns, bool) or not isinstance(turns, int | np.integer) or turns < 0:
         raise ValueError(f"turns must be a whole number >= 0, not {turns!r}")

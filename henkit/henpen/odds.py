@@ -59,7 +59,7 @@ def bust_chance(dice: int, taken: Iterable[int], exact: bool = True) -> Number:
     if isinstance(dice, bool) or not isinstance(dice, int | np.integer) or dice < 1:
         raise ValueError(f"dice must be a whole number >= 1 (dice rolled), not {dice!r}")
     if isinstance(taken, str | bytes) or not isinstance(taken, Iterable):
-        raise ValueError(f"taken must be a collection of faces 1..6, not {taken!r}")  # noqa: TRY004
+        raise ValueError(f"taken must be a collection of faces 1..6, not {taken!r}")
     taken = list(taken)
     k = faces_mask(taken).bit_count()
     if k != len(taken):
@@ -70,7 +70,7 @@ def bust_chance(dice: int, taken: Iterable[int], exact: bool = True) -> Number:
 
 def _as_fraction(x: object, what: str) -> Fraction:
     if isinstance(x, bool) or not isinstance(x, Real | np.integer | np.floating):
-        raise ValueError(f"{what} must be a number, not {x!r}")  # noqa: TRY004
+        raise ValueError(f"{what} must be a number, not {x!r}")
     if isinstance(x, Rational | int | np.integer):
         return Fraction(int(x)) if isinstance(x, int | np.integer) else Fraction(x)
     f = float(x)
@@ -89,7 +89,7 @@ class TurnReward:
 
     def __init__(self, stop_value: Iterable[Any], fail_value: Any = 0) -> None:
         if isinstance(stop_value, str | bytes) or not isinstance(stop_value, Iterable):
-            raise ValueError(f"stop_value must be a sequence of numbers, not {stop_value!r}")  # noqa: TRY004
+            raise ValueError(f"stop_value must be a sequence of numbers, not {stop_value!r}")
         values = tuple(_as_fraction(v, f"stop_value[{t}]") for t, v in enumerate(stop_value))
         if not values:
             raise ValueError("stop_value must give a value for totals 0, 1, ... (it is empty)")
@@ -246,7 +246,7 @@ def resolve_start(
     """
     rules = rules or Rules()
     if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules, not {type(rules).__name__}")  # noqa: TRY004
+        raise ValueError(f"rules must be a Rules, not {type(rules).__name__}")
     taken = frozenset(taken)
     if start is not None:
         if dice is not None or taken or total:
@@ -276,7 +276,7 @@ def solve_turn(
     rules.dice dice when the start lies in it, so one solution serves a whole turn).
     """
     if not isinstance(reward, TurnReward):
-        raise ValueError(f"reward must be a TurnReward, not {type(reward).__name__}")  # noqa: TRY004
+        raise ValueError(f"reward must be a TurnReward, not {type(reward).__name__}")
     point, turn_dice = resolve_start(start, dice, taken, total, rules)
     space = space_for(point, turn_dice)
     if reward.max_total < space.max_total:

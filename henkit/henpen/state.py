@@ -133,13 +133,20 @@ class State:
             raise ValueError(f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
         if not MIN_PLAYERS <= players <= MAX_PLAYERS:
             raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
+        if rules.max_total < rules.tiles[0]:
+            # No turn could ever claim a serving, so (with P7's default) the game would never end.
+            raise ValueError(
+                f"{rules.dice} dice reach at most {rules.max_total}, below the lowest serving "
+                f"{rules.tiles[0]}: a game needs more dice or lower servings"
+            )
         grill_t = tuple(sorted(rules.tiles if grill is None else grill))
         stacks_t = tuple(tuple(s) for s in (stacks if stacks is not None else [()] * players))
         if len(stacks_t) != players:
             raise ValueError(f"stacks must list {players} stacks (one per player), not {len(stacks_t)}")
         used = set(grill_t).union(*stacks_t)
         out = tuple(t for t in rules.tiles if t not in used)
-        state = cls(rules, grill_t, stacks_t, out, player=first_player)
+        state = cls(rules, grill_t, stacks_t, out, player=first_player,
+                    phase=ROLL_PHASE if grill_t else OVER)
         state.validate()
         return state
 

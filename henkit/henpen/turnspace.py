@@ -58,7 +58,7 @@ def mask_faces(mask: int) -> frozenset[int]:
 
 def _check_int(x: object, what: str, low: int, high: int | None = None) -> int:
     if isinstance(x, bool) or not isinstance(x, int | np.integer):
-        raise ValueError(f"{what} must be a whole number, not {x!r}")  # noqa: TRY004
+        raise ValueError(f"{what} must be a whole number, not {x!r}")
     if x < low or (high is not None and x > high):
         allowed = f"from {low} to {high}" if high is not None else f">= {low}"
         raise ValueError(f"{what} must be {allowed}, not {x}")
@@ -76,7 +76,7 @@ class TurnPoint:
     def __post_init__(self) -> None:
         _check_int(self.dice_left, "dice_left", 0, MAX_DICE)
         if isinstance(self.taken, str | bytes) or not isinstance(self.taken, Iterable):
-            raise ValueError(f"taken must be a set of faces 1..6, not {self.taken!r}")  # noqa: TRY004
+            raise ValueError(f"taken must be a set of faces 1..6, not {self.taken!r}")
         object.__setattr__(self, "taken", mask_faces(faces_mask(self.taken)))
         _check_int(self.total, "total", 0)
         if not self.taken and (self.total != 0 or self.dice_left == 0):

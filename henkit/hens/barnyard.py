@@ -417,7 +417,7 @@ class Barnyard:
         box and obey the placement rule between every two touching hens.
         """
         if not isinstance(text, str):
-            raise ValueError(f"a barnyard is text, not {type(text).__name__}")  # noqa: TRY004 - bad input is a ValueError in henkit
+            raise ValueError(f"a barnyard is text, not {type(text).__name__}")
         rows: list[list[tuple[int, bool]]] = []  # (content, rooster) per cell
         lines = text.strip("\n").split("\n") if text.strip() else []
         width = None
@@ -521,7 +521,7 @@ class Barnyard:
         grid = list(new.grid)
         for key in ("hens", "coops"):
             if not isinstance(data[key], list):
-                raise ValueError(f"barnyard '{key}' must be a list of [row, col, code]")  # noqa: TRY004 - bad input is a ValueError in henkit
+                raise ValueError(f"barnyard '{key}' must be a list of [row, col, code]")
             for entry in data[key]:
                 if not (isinstance(entry, list) and len(entry) == 3):
                     raise ValueError(f"barnyard '{key}' entry {entry!r} is not [row, col, code]")

@@ -57,7 +57,7 @@ class Rules:
     def from_dict(cls, data: dict) -> Rules:
         """Rules from `to_dict` output; ValueError names a missing or unknown key."""
         if not isinstance(data, dict):
-            raise ValueError(f"rules must be a dict, not {type(data).__name__}")  # noqa: TRY004 - bad input is a ValueError in henkit
+            raise ValueError(f"rules must be a dict, not {type(data).__name__}")
         known = {"players", "removed_breeds", "goal", "first_player"}
         unknown = set(data) - known
         if unknown:

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from henkit.core import CHANCE, Seed, make_rng
+from henkit.core import CHANCE, TERMINAL, Seed, make_rng
 from henkit.hens.actions import (
     COOP_AT,
     DECK,
@@ -54,9 +54,6 @@ from henkit.hens.cards import (
 )
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score, score, total, winners
-
-TERMINAL = -4
-"""The `current_player` once the game is over."""
 
 PHASES = ("draw", "chance", "place", "discard", "rooster", "over")
 DRAW, CHANCE_DRAW, PLACE, DISCARD, ROOSTER, OVER = range(6)
@@ -104,7 +101,7 @@ def new_game(rules: Rules | int = 4, seed: Seed = None) -> HensState:
     if isinstance(rules, int) and not isinstance(rules, bool):
         rules = Rules(players=rules)
     if not isinstance(rules, Rules):
-        raise ValueError(f"new_game needs Rules or a player count 2-4, not {rules!r}")  # noqa: TRY004 - bad input is a ValueError in henkit
+        raise ValueError(f"new_game needs Rules or a player count 2-4, not {rules!r}")
     rng = make_rng(seed)
     n = rules.players
     if rules.removed_breeds is not None:
@@ -178,7 +175,7 @@ class HensState:
     # ----- the henkit.core protocol -----
     @property
     def current_player(self) -> int:
-        """Who decides now: a player, CHANCE (-1) at a deck draw, TERMINAL (-4) at the end."""
+        """Who decides now: a player, CHANCE (-1) at a deck draw, TERMINAL (-2) at the end."""
         if self.phase == CHANCE_DRAW:
             return CHANCE
         if self.phase == OVER:
@@ -540,7 +537,7 @@ class HensState:
     def from_dict(cls, data: dict) -> HensState:
         """Rebuild a state from `to_dict`; ValueError names the key that is missing or wrong."""
         if not isinstance(data, dict):
-            raise ValueError(f"a Hens state must be a dict, not {type(data).__name__}")  # noqa: TRY004 - bad input is a ValueError in henkit
+            raise ValueError(f"a Hens state must be a dict, not {type(data).__name__}")
         keys = ("game", "rules", "goal", "removed_breeds", "first_player", "phase", "player",
                 "round", "turn", "draws", "drawn", "deck", "hands", "discards", "barnyards",
                 "rooster_chosen", "rooster_choices")
@@ -605,7 +602,7 @@ def _int(data: dict, key: str, lo: int, hi: int) -> int:
 
 def _cards(items: Any, where: str) -> list[Card]:
     if not isinstance(items, list):
-        raise ValueError(f"'{where}' must be a list of card codes like 'Pa3'")  # noqa: TRY004 - bad input is a ValueError in henkit
+        raise ValueError(f"'{where}' must be a list of card codes like 'Pa3'")
     out = []
     for x in items:
         try:
