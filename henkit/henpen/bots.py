@@ -1,14 +1,22 @@
-"""Henpen bots: each has a `name` and `choose(state, rng)` returning a legal action."""
+"""Henpen bots: each has a `name` and `choose(state, rng)` returning a legal action.
+
+The rules of thumb (which face to take, which serving to claim) are the solver's own, from
+`turnspace.take_preference` and `odds.best_claim`, so a bot and the batch simulator that copy a
+strategy play it the same way.
+"""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 import numpy as np
 
-from henkit.henpen.actions import ROLL, Action, Stop, Take
-from henkit.henpen.dice import VALUES, WORM
+from henkit.henpen.actions import ROLL, Action, Take
+from henkit.henpen.advice import best_stop, solution_for
+from henkit.henpen.dice import FACES, WORM
 from henkit.henpen.state import DECIDE, TAKE, State
+from henkit.henpen.turnspace import take_preference
 
 
 @dataclass
@@ -23,24 +31,21 @@ class RandomBot:
         return acts[int(rng.integers(len(acts)))]
 
 
-def best_claim(state: State) -> Stop | None:
-    """The stop that gains the most worms (a steal also costs its owner; ties: the grill)."""
-    stops = [a for a in state.legal_actions() if isinstance(a, Stop)]
-    if not stops:
-        return None
-    # Stealing is worth its worms twice over in the race (we gain, they lose): prefer it on ties
-    # of worms gained only when it is strictly better, so the simple rule stays easy to explain.
-    return max(stops, key=lambda a: (state.rules.worms(a.claim.tile), a.claim.owner is not None))
-
-
 def most_points_face(state: State) -> int:
-    """The face of the roll worth the most points (count x value), worms winning ties."""
+    """The face of the roll setting aside the most points (ties: the higher face, worm first)."""
     roll, kept = state.roll, state.kept
-    assert roll is not None
-    return max(
-        (f for f in range(1, 7) if roll[f - 1] and not kept[f - 1]),
-        key=lambda f: (roll[f - 1] * VALUES[f - 1], f == WORM),
-    )
+    if roll is None:
+        raise ValueError("there is no roll to take from")
+    shown = [f for f in FACES if roll[f - 1] and not kept[f - 1]]
+    return min(shown, key=lambda f: take_preference(f, roll[f - 1]))
+
+
+def worm_first_face(state: State) -> int:
+    """Worms while none are taken, else the most points (the batch threshold policy's rule)."""
+    roll = state.roll
+    if roll is not None and roll[WORM - 1] and not state.has_worm:
+        return WORM
+    return most_points_face(state)
 
 
 @dataclass
@@ -53,18 +58,7 @@ class GreedyBot:
         """Most points now; stop as soon as any claim is possible."""
         if state.phase == TAKE:
             return Take(most_points_face(state))
-        if state.phase == DECIDE and (stop := best_claim(state)) is not None:
-            return stop
-        return ROLL
-
-
-def threshold_face(state: State) -> int:
-    """The threshold bot's pick: worms while it has none, else the most points."""
-    roll, kept = state.roll, state.kept
-    assert roll is not None
-    if not kept[WORM - 1] and roll[WORM - 1]:
-        return WORM
-    return most_points_face(state)
+        return best_stop(state) or ROLL
 
 
 @dataclass
@@ -82,9 +76,63 @@ class ThresholdBot:
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         """Take worms first, then the most points; stop at `target` or more when it can."""
         if state.phase == TAKE:
-            return Take(threshold_face(state))
+            return Take(worm_first_face(state))
         if state.phase == DECIDE:
-            stop = best_claim(state)
+            stop = best_stop(state)
             if stop is not None and (state.total >= self.target or ROLL not in state.legal_actions()):
                 return stop
         return ROLL
+
+
+@dataclass
+class OptimalBot:
+    """Maximises the expected worms of each turn for the real position (exact solver).
+
+    `steal_weight` > 0 also values what a steal takes from the leader (see `odds.claim_worth`).
+    """
+
+    steal_weight: Fraction | int = 0
+    name: str = field(default="")
+
+    def __post_init__(self) -> None:
+        if Fraction(self.steal_weight) < 0:
+            raise ValueError(f"steal_weight must be >= 0, not {self.steal_weight}")
+        self.name = self.name or (
+            "optimal" if not self.steal_weight else f"optimal (steal weight {self.steal_weight})"
+        )
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        """The solver's choice: the best face, then stop or roll by expected worms."""
+        if state.phase == TAKE:
+            sol = solution_for(state, self.steal_weight)
+            return Take(sol.best_face(state.roll, state))
+        if state.phase == DECIDE:
+            sol = solution_for(state, self.steal_weight)
+            if sol.best_decision(state) != "roll":
+                stop = best_stop(state, self.steal_weight)
+                if stop is not None:
+                    return stop
+        return ROLL
+
+
+BOTS = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "threshold": ThresholdBot,
+    "optimal": OptimalBot,
+}
+
+
+def make_bot(spec: str) -> RandomBot | GreedyBot | ThresholdBot | OptimalBot:
+    """A bot from a short name: 'random', 'greedy', 'optimal', 'threshold' or 'threshold:28'."""
+    name, _, arg = spec.strip().lower().partition(":")
+    if name not in BOTS:
+        raise ValueError(f"unknown Henpen bot {spec!r}; bots are {', '.join(BOTS)} (threshold:T)")
+    if name == "threshold":
+        try:
+            return ThresholdBot(int(arg) if arg else 25)
+        except ValueError:
+            raise ValueError(f"threshold bots are written threshold:T with T a number, not {spec!r}") from None
+    if arg:
+        raise ValueError(f"the {name} bot takes no argument, not {spec!r}")
+    return BOTS[name]()

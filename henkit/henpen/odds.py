@@ -47,6 +47,7 @@ __all__ = [
     "bust_chance",
     "chance_at_least",
     "chance_exactly",
+    "claim_worth",
     "expected_worms",
     "position_reward",
     "resolve_start",
@@ -139,7 +140,9 @@ def _check_max_total(m: object) -> int:
 # -- a real game position ----------------------------------------------------------------------
 
 
-def _claim_gain(claim: Claim, rules: Rules, leader: int | None, steal_weight: Fraction) -> Fraction:
+def claim_worth(claim: Claim, rules: Rules, leader: int | None, steal_weight: Fraction) -> Fraction:
+    """A claim's worth: its worms, times (1 + steal_weight) for a steal from the leader (or from
+    anyone when no leader is named)."""
     worms = Fraction(rules.worms(claim.tile))
     if claim.owner is None:
         return worms
@@ -197,7 +200,7 @@ def best_claim(
     g, own, tops, lead, w = _check_position(grill, own_top, others_tops, leader, steal_weight, rules)
     best: tuple[Claim | None, Fraction] = (None, Fraction(0))
     for claim in legal_claims(total, g, own, tops):
-        gain = _claim_gain(claim, rules, lead, w)
+        gain = claim_worth(claim, rules, lead, w)
         if best[0] is None or gain > best[1]:
             best = (claim, gain)
     return best

@@ -198,7 +198,8 @@ def roll_pattern(n: int, u: int) -> RollPattern:
     return RollPattern(n, u, counts, tuple(weights))
 
 
-def _preference_key(face: int, count: int) -> tuple[int, int]:
+def take_preference(face: int, count: int) -> tuple[int, int]:
+    """Sort key for faces of a roll: most points set aside first, then the higher face."""
     # Most points set aside first; then the higher face, the worm (6) above the 5.
     return (-count * face_value(face), -face)
 
@@ -261,7 +262,7 @@ class TurnSpace:
             faces: list[int] = []
             for row in pat.counts.tolist():
                 shown = [(f, c) for f, c in zip(untaken, row, strict=True) if c]
-                shown.sort(key=lambda fc: _preference_key(*fc))
+                shown.sort(key=lambda fc: take_preference(*fc))
                 row_edges.append(max(len(shown), 1))
                 if not shown:
                     rel_keys.append(-1)  # bust

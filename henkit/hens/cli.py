@@ -17,9 +17,9 @@ from henkit.hens.cards import card
 from henkit.hens.goals import goal_card
 from henkit.hens.odds import draw_odds
 from henkit.hens.rules import Rules
-from henkit.hens.simulate import results_table
 from henkit.hens.simulate import simulate as run_games
 from henkit.hens.state import HensState, new_game
+from henkit.results import results_table
 
 HELP = """How to answer:
   draw phase:    deck            draw from the deck

@@ -6,8 +6,9 @@ from henkit.core import Game, make_rng
 from henkit.hens.actions import Place, PlaceCoop
 from henkit.hens.bots import GreedyBot, LookaheadBot, RandomBot, make_bot
 from henkit.hens.scoring import total
-from henkit.hens.simulate import play_game, results_table, simulate, summarise
+from henkit.hens.simulate import play_game, simulate
 from henkit.hens.state import new_game
+from henkit.results import results_table, summarise
 
 
 class Checked:
