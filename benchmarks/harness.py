@@ -54,16 +54,20 @@ def rate(fn: Callable[[], int], min_seconds: float = 1.0) -> float:
     return done / elapsed
 
 
+def _num(x: float) -> str:
+    return f"{x:,.0f}" if abs(x) >= 1000 else f"{x:.4g}"
+
+
 def format_table(results: list[Result]) -> str:
     """A fixed-width table of results: figure, target, ratio to target, verdict."""
-    head = f"{'benchmark':<58} {'measured':>16} {'target':>16} {'ratio':>8}  "
+    head = f"{'benchmark':<58} {'measured':>16} {'target':>18} {'ratio':>8}  "
     lines = [head, "-" * len(head)]
     for r in results:
         sign = ">=" if r.higher_is_better else "<="
-        target = f"{sign} {r.target:g} {r.unit}" if r.target is not None else ""
+        target = f"{sign} {_num(r.target)} {r.unit}" if r.target is not None else ""
         ratio = f"{r.ratio:.1f}x" if r.ratio is not None else ""
         lines.append(
-            f"{r.name:<58} {r.value:>10.4g} {r.unit:<5} {target:>16} {ratio:>8}  {r.verdict}"
+            f"{r.name:<58} {_num(r.value):>10} {r.unit:<5} {target:>18} {ratio:>8}  {r.verdict}"
         )
         if r.note:
             lines.append(f"    {r.note}")

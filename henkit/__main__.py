@@ -1,0 +1,7 @@
+"""`python -m henkit` is the `henkit` command."""
+
+import sys
+
+from henkit.cli import main
+
+sys.exit(main())

@@ -1,0 +1,46 @@
+"""The `henkit` command: exact odds, games in the terminal and simulations, for both games."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from henkit import __version__
+from henkit.henpen import cli as henpen_cli
+from henkit.hens import cli as hens_cli
+
+GAMES = {"henpen": henpen_cli, "hens": hens_cli}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the `henkit` command."""
+    parser = argparse.ArgumentParser(
+        prog="henkit",
+        description="Henpen (dice) and Hens (cards): exact odds, play against bots, simulate.",
+    )
+    parser.add_argument("--version", action="version", version=f"henkit {__version__}")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("odds", help="exact Henpen chances for a target, a mid-turn state, a grill")
+    henpen_cli.add_odds_arguments(p)
+    p.set_defaults(run=henpen_cli.odds)
+
+    for verb, what in (("play", "play a game in the terminal against bots"),
+                       ("simulate", "play many seeded games between bots and print a table")):
+        p = sub.add_parser(verb, help=what)
+        games = p.add_subparsers(dest="game", required=True, metavar="GAME")
+        for name, module in GAMES.items():
+            g = games.add_parser(name, help=f"{what}: {name}")
+            getattr(module, f"add_{verb}_arguments")(g)
+            g.set_defaults(run=getattr(module, verb))
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the `henkit` command; returns the exit status."""
+    args = build_parser().parse_args(argv)
+    return args.run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

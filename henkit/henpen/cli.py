@@ -1,0 +1,264 @@
+"""Terminal commands for Henpen: exact odds, a game against bots, and many simulated games.
+
+`henkit.cli` wires these in as `henkit odds`, `henkit play henpen` and `henkit simulate henpen`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+from fractions import Fraction
+from typing import TextIO
+
+from henkit.core import CHANCE, Game
+from henkit.henpen.actions import ROLL, Roll, Stop, Take
+from henkit.henpen.advice import advice
+from henkit.henpen.bots import BOTS, make_bot
+from henkit.henpen.dice import FACES, WORM, face_name
+from henkit.henpen.odds import chance_at_least, chance_exactly, expected_worms
+from henkit.henpen.rules import Rules
+from henkit.henpen.simulate import simulate as run_games
+from henkit.henpen.state import TAKE, State
+from henkit.results import results_table
+
+# ----- parsing helpers ----------------------------------------------------------------------
+
+
+def _face(text: str) -> int:
+    t = text.strip().lower()
+    if t in ("w", "worm", "worms", "6"):
+        return WORM
+    if t in ("1", "2", "3", "4", "5"):
+        return int(t)
+    raise argparse.ArgumentTypeError(f"{text!r} is not a face: use 1-5 or w for the worm")
+
+
+def _faces(text: str) -> frozenset[int]:
+    return frozenset(_face(x) for x in text.replace(",", " ").split())
+
+
+def _tiles(text: str) -> list[int]:
+    """'21-28,30' -> [21, ..., 28, 30]."""
+    out: list[int] = []
+    for part in text.replace(" ", "").split(","):
+        if not part:
+            continue
+        lo, _, hi = part.partition("-")
+        try:
+            out += list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{part!r} is not a serving or a range like 21-28") from None
+    return out
+
+
+def _bot_specs(text: str) -> list[str]:
+    specs = [s.strip().lower() for s in text.replace(",", " ").split() if s.strip()]
+    for s in specs:
+        try:
+            make_bot(s)
+        except ValueError as e:
+            raise argparse.ArgumentTypeError(str(e)) from None
+    return specs
+
+
+def _rules(args: argparse.Namespace) -> Rules:
+    return Rules.pickomino() if getattr(args, "pickomino", False) else Rules()
+
+
+def _fmt(x: Fraction | float, exact: bool) -> str:
+    if exact:
+        return f"{x} (= {float(x):.5%})" if isinstance(x, Fraction) and x.denominator != 1 else str(x)
+    return f"{float(x):.3%}"
+
+
+# ----- henkit odds ----------------------------------------------------------------------------
+
+
+def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `henkit odds`."""
+    parser.add_argument("--target", type=int, help="chance of stopping with a worm at this total "
+                        "or more (default: a table for 21 to 36)")
+    parser.add_argument("--exactly", action="store_true", help="chance of exactly the target")
+    parser.add_argument("--worms", action="store_true",
+                        help="expected worms gained this turn for the position given")
+    parser.add_argument("--dice", type=int, help="dice left to roll (default: a fresh turn of 8)")
+    parser.add_argument("--taken", type=_faces, default=frozenset(),
+                        help="faces already set aside this turn, e.g. 'w,5' (needs --dice)")
+    parser.add_argument("--total", type=int, default=0, help="the running total so far")
+    parser.add_argument("--grill", type=_tiles, help="servings on the grill, e.g. '21-30,33'")
+    parser.add_argument("--own-top", type=int, help="your visible serving (lost on failure)")
+    parser.add_argument("--tops", type=_tiles, default=[], help="opponents' visible servings")
+    parser.add_argument("--exact", action="store_true", help="exact fractions (slower)")
+
+
+def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Print exact chances or expected worms for a turn, from a fresh or mid-turn start."""
+    out = out or sys.stdout
+    start = {"dice": args.dice, "taken": args.taken, "total": args.total}
+    where = "a fresh turn" if args.dice is None else (
+        f"{args.dice} dice left, taken {sorted(face_name(f) for f in args.taken) or 'nothing'}, "
+        f"total {args.total}")
+    try:
+        if args.worms or args.grill is not None or args.own_top is not None or args.tops:
+            tops = {i + 1: t for i, t in enumerate(args.tops)}
+            v = expected_worms(args.grill, args.own_top, tops, exact=args.exact, **start)
+            print(f"Expected worms gained from {where}, playing to maximise them: "
+                  f"{v if args.exact else f'{float(v):.4f}'}", file=out)
+        elif args.target is not None:
+            f = chance_exactly if args.exactly else chance_at_least
+            v = f(args.target, exact=args.exact, **start)
+            what = "exactly" if args.exactly else "at least"
+            print(f"Chance of stopping with a worm and a total of {what} {args.target} from {where}, "
+                  f"playing for it: {_fmt(v, args.exact)}", file=out)
+        else:
+            print(f"Chance of stopping with a worm at T or more from {where}, playing for T:",
+                  file=out)
+            print(f"{'T':>4}  {'chance':>10}", file=out)
+            for t in range(21, 37):
+                v = chance_at_least(t, exact=args.exact, **start)
+                print(f"{t:>4}  {_fmt(v, args.exact):>10}", file=out)
+    except ValueError as e:
+        print(f"error: {e}", file=out)
+        return 2
+    return 0
+
+
+# ----- henkit simulate henpen -----------------------------------------------------------------
+
+
+def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `henkit simulate henpen`."""
+    parser.add_argument("--bots", type=_bot_specs, default=["optimal", "threshold:25"],
+                        help=f"one bot per seat, comma-separated, from {', '.join(BOTS)} "
+                        "(threshold:T); default optimal,threshold:25")
+    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
+    parser.add_argument("--pickomino", action="store_true", help="the published game's P6 rule")
+
+
+def simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Play `args.games` seeded games between `args.bots` and print a results table."""
+    out = out or sys.stdout
+    if not 1 <= len(args.bots) <= 7:
+        print(f"Henpen needs 1 to 7 bots, one per seat; got {len(args.bots)}", file=out)
+        return 2
+    try:
+        results = run_games([make_bot(b) for b in args.bots], args.games, args.seed, _rules(args))
+    except ValueError as e:
+        print(f"error: {e}", file=out)
+        return 2
+    print(f"{args.games} games of Henpen, seeds {args.seed}-{args.seed + args.games - 1}, "
+          "first player rotating", file=out)
+    print(results_table(results), file=out)
+    return 0
+
+
+# ----- henkit play henpen ---------------------------------------------------------------------
+
+PLAY_HELP = """After a roll, type the face to take: 1-5, or w for the worms.
+Otherwise type the number of a choice, or:  r  roll,  s  stop (the first claim listed).
+Any time:  hint  the solver's exact advice,  help,  quit."""
+
+
+def add_play_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of `henkit play henpen`."""
+    parser.add_argument("--bots", type=_bot_specs, default=["optimal"],
+                        help="your opponents, comma-separated (default: optimal)")
+    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    parser.add_argument("--hints", action="store_true", help="show the solver's advice every move")
+    parser.add_argument("--pickomino", action="store_true", help="the published game's P6 rule")
+
+
+def _parse_move(state: State, text: str) -> object:
+    """A typed answer -> a legal action; ValueError with what is allowed otherwise."""
+    acts = state.legal_actions()
+    t = text.strip().lower()
+    if state.phase == TAKE:
+        try:
+            return Take(_face(t))
+        except argparse.ArgumentTypeError as e:
+            raise ValueError(str(e)) from None
+    if t.isdigit() and 1 <= int(t) <= len(acts):
+        return acts[int(t) - 1]
+    if t in ("r", "roll"):
+        return ROLL
+    if t in ("s", "stop"):
+        stops = [a for a in acts if isinstance(a, Stop)]
+        if stops:
+            return stops[0]
+        raise ValueError("you cannot stop now: you need a worm and a total matching a serving")
+    raise ValueError(f"{text!r} is not a move; type 'help' to see what is allowed")
+
+
+def play(args: argparse.Namespace, input_fn: Callable[[str], str] = input,
+         out: TextIO | None = None) -> int:
+    """A game in the terminal: you are player 1 against `args.bots`."""
+    out = out or sys.stdout
+    bots = [make_bot(b) for b in args.bots]
+    if len(bots) > 6:
+        print("at most 6 opponents", file=out)
+        return 2
+    game = Game(State.new(1 + len(bots), _rules(args)), [None, *bots], seed=args.seed)
+    print("Henpen: you are player 1. " + PLAY_HELP, file=out)
+    seen = 0
+    while True:
+        game.advance()
+        for i in range(seen, len(game.history)):
+            step, mover = game.history[i], game.states[i].player
+            if mover == 0:
+                continue
+            who = f"  Player {mover + 1} ({bots[mover - 1].name})"
+            if step.player == CHANCE:
+                print(f"{who} rolled {' '.join(_show(step.action))}", file=out)
+            else:
+                print(f"{who}: {step.action}", file=out)
+            end = game.states[i + 1].last_turn
+            if end is not None and end is not game.states[i].last_turn and end.failure:
+                print(f"  {end}", file=out)
+        seen = len(game.history)
+        s = game.state
+        if s.is_over:
+            print(s.describe(), file=out)
+            return 0
+        print("\n" + s.describe(), file=out)
+        acts = s.legal_actions()
+        if s.phase == TAKE:
+            faces = ", ".join("w" if a.face == WORM else str(a.face) for a in acts)
+            print(f"Take which face? {faces}", file=out)
+        else:
+            print("Choices: " + "; ".join(f"{i}) {a}" for i, a in enumerate(acts, 1)), file=out)
+        if args.hints:
+            print("Hint: " + "; ".join(map(str, advice(s))), file=out)
+        try:
+            answer = input_fn("> ")
+        except EOFError:
+            print("\nbye", file=out)
+            return 1
+        word = answer.strip().lower()
+        if word in ("q", "quit", "exit"):
+            return 1
+        if word in ("h", "help", "?"):
+            print(PLAY_HELP, file=out)
+            continue
+        if word == "hint":
+            print("\n".join(map(str, advice(s))), file=out)
+            continue
+        try:
+            action = _parse_move(s, answer)
+            before = s.last_turn
+            game.play(action)
+            if isinstance(action, Roll):
+                game.step()  # the dice: chance plays at once
+                if game.state.last_turn is not before and game.state.last_turn is not None:
+                    print(f"  {game.state.last_turn}", file=out)
+                elif game.state.roll is not None:
+                    print(f"  You rolled: {' '.join(_show(game.state.roll))}", file=out)
+            elif game.state.last_turn is not before:
+                print(f"  {game.state.last_turn}", file=out)
+        except ValueError as e:
+            print(f"  Not allowed: {e}", file=out)
+
+
+def _show(counts: tuple[int, ...]) -> list[str]:
+    return [("W" if f == WORM else str(f)) for f in FACES for _ in range(counts[f - 1])]

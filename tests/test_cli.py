@@ -1,0 +1,103 @@
+"""The `henkit` command: odds, play and simulate, for both games, driven as a user would."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import subprocess
+import sys
+from fractions import Fraction
+
+import pytest
+
+from henkit.cli import build_parser, main
+from henkit.henpen.odds import chance_at_least
+
+
+def run(*argv: str) -> tuple[int, str]:
+    """Run `henkit ARGV` in-process and capture what it prints."""
+    out = io.StringIO()
+    args = build_parser().parse_args(list(argv))
+    code = args.run(args, out=out)
+    return code, out.getvalue()
+
+
+def test_help_lists_the_commands():
+    proc = subprocess.run([sys.executable, "-m", "henkit", "--help"], capture_output=True, text=True,
+                          check=True)
+    for word in ("odds", "play", "simulate"):
+        assert word in proc.stdout
+
+
+def test_odds_for_a_target_prints_the_published_value():
+    code, text = run("odds", "--target", "25")
+    assert code == 0 and "68.033%" in text
+
+
+def test_odds_exact_prints_the_solver_fraction():
+    code, text = run("odds", "--target", "21", "--exact")
+    assert code == 0 and str(chance_at_least(21, exact=True)) in text
+
+
+def test_odds_table_lists_every_serving_decreasing():
+    _code, text = run("odds")
+    rows = [line.split() for line in text.splitlines() if line.strip()[:2].isdigit()]
+    assert [int(r[0]) for r in rows] == list(range(21, 37))
+    chances = [float(r[1].rstrip("%")) for r in rows]
+    assert chances == sorted(chances, reverse=True)
+
+
+def test_odds_mid_turn_and_position():
+    code, text = run("odds", "--dice", "3", "--taken", "w,5", "--total", "25", "--target", "25")
+    assert code == 0 and "100.000%" in text  # already at 25 with a worm: stop
+    code, text = run("odds", "--grill", "21-30", "--own-top", "33", "--tops", "31")
+    assert code == 0 and "Expected worms" in text
+
+
+def test_odds_bad_input_is_a_clear_error():
+    code, text = run("odds", "--dice", "3", "--taken", "w", "--total", "2", "--target", "25")
+    assert code == 2 and "error:" in text and "total" in text
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["odds", "--taken", "7"])
+
+
+@pytest.mark.parametrize("game, bots", [("henpen", "optimal,greedy"), ("hens", "greedy,random")])
+def test_simulate_is_reproducible(game, bots):
+    first = run("simulate", game, "--bots", bots, "--games", "6", "--seed", "4")
+    again = run("simulate", game, "--bots", bots, "--games", "6", "--seed", "4")
+    assert first == again and first[0] == 0
+    assert "win %" in first[1] and bots.split(",")[0] in first[1]
+
+
+def test_simulate_refuses_unknown_bots():
+    with pytest.raises(SystemExit):
+        build_parser().parse_args(["simulate", "henpen", "--bots", "clever"])
+
+
+def test_play_henpen_to_the_end_by_typing():
+    answers = itertools.chain(itertools.cycle(["w", "5", "4", "3", "2", "1", "s", "r"]))
+    count = itertools.count()
+
+    def typed(prompt: str) -> str:
+        if next(count) > 5000:
+            raise EOFError
+        return next(answers)
+
+    out = io.StringIO()
+    args = build_parser().parse_args(["play", "henpen", "--bots", "greedy", "--seed", "1"])
+    assert args.run(args, input_fn=typed, out=out) == 0
+    text = out.getvalue()
+    assert "Game over" in text and "Player 2 (greedy)" in text
+
+
+def test_play_henpen_explains_an_illegal_move_and_quits():
+    answers = iter(["s", "quit"])
+    out = io.StringIO()
+    args = build_parser().parse_args(["play", "henpen", "--seed", "2", "--hints"])
+    assert args.run(args, input_fn=lambda _: next(answers), out=out) == 1
+    assert "Not allowed" in out.getvalue() and "Hint: roll the dice" in out.getvalue()
+
+
+def test_main_returns_the_exit_status():
+    assert main(["odds", "--target", "30"]) == 0
+    assert isinstance(chance_at_least(30, exact=True), Fraction)
