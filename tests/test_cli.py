@@ -40,7 +40,8 @@ def test_odds_exact_prints_the_solver_fraction():
 
 
 def test_odds_table_lists_every_serving_decreasing():
-    _code, text = run("odds")
+    code, text = run("odds")
+    assert code == 0
     rows = [line.split() for line in text.splitlines() if line.strip()[:2].isdigit()]
     assert [int(r[0]) for r in rows] == list(range(21, 37))
     chances = [float(r[1].rstrip("%")) for r in rows]
