@@ -1,0 +1,14 @@
+"""Plotly charts for henkit: pure functions from engine data to `plotly.graph_objects.Figure`.
+
+- `henkit.charts.style`: colours (breeds, die faces, failure), fonts, the template.
+- `henkit.charts.henpen`: one roll, the law of large numbers, bust chances, turn ends, the solver.
+- `henkit.charts.hens`: score waterfall, draw odds, score distributions per bot.
+- `henkit.charts.arena`: tournament results with confidence intervals.
+
+Figures are plain `go.Figure`s (light to send to a browser) and deterministic: the same inputs
+give the same figure JSON. Charts never compute odds themselves; they ask the engines.
+"""
+
+from henkit.charts import henpen, style
+
+__all__ = ["henpen", "style"]

@@ -1,0 +1,497 @@
+"""Henpen charts: one roll, the law of large numbers, bust chances, how a turn ends, the solver.
+
+Every number drawn comes from the engine (`henkit.henpen.dice`, `odds`, `batch`, `advice`);
+these functions only arrange it. Chances are floats on the axes and exact fractions in the
+hover text where the engine gives them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+import plotly.graph_objects as go
+
+from henkit.charts.style import (
+    EXACT_COLOUR,
+    FAIL_COLOUR,
+    NEUTRAL_COLOUR,
+    NO_CHOICE_COLOUR,
+    ROLL_COLOUR,
+    SEQUENTIAL_SCALE,
+    SIMULATED_COLOUR,
+    STOP_COLOUR,
+    face_colour,
+    figure,
+    layout,
+    series_colour,
+)
+from henkit.core import make_rng
+from henkit.henpen.advice import Position, solution_for
+from henkit.henpen.dice import FACES, WORM, check_face, face_name, roll_outcomes, roll_probabilities
+from henkit.henpen.dice import roll_table as _roll_table
+from henkit.henpen.odds import (
+    EndDistribution,
+    TurnSolution,
+    best_claim,
+    bust_chance,
+    position_reward,
+    solve_turn,
+)
+from henkit.henpen.odds import chance_at_least as _best_chance_at_least
+from henkit.henpen.rules import Claim, Rules
+from henkit.henpen.state import DECIDE, DICE, OVER, ROLL_PHASE, TAKE, State
+from henkit.henpen.turnspace import FULL_MASK, TurnPoint, faces_mask, mask_faces
+
+__all__ = [
+    "bust_heatmap",
+    "chance_at_least_chart",
+    "end_distribution_chart",
+    "face_count_distribution",
+    "law_of_large_numbers_chart",
+    "policy_distributions",
+    "policy_map",
+    "roll_count_chart",
+    "simulate_face_counts",
+    "turn_outlook",
+    "turn_outlook_chart",
+]
+
+MAX_LINE_POINTS = 2000
+"""A running-frequency line keeps at most this many points (spread evenly on a log scale)."""
+
+
+def _whole(x: object, what: str, low: int, high: int | None = None) -> int:
+    if isinstance(x, bool) or not isinstance(x, int | np.integer):
+        raise ValueError(f"{what} must be a whole number, not {x!r}")
+    if x < low or (high is not None and x > high):
+        allowed = f"from {low} to {high}" if high is not None else f"at least {low}"
+        raise ValueError(f"{what} must be {allowed}, not {x}")
+    return int(x)
+
+
+def _frac_text(p: Any) -> str:
+    """' (= 1/6)' for a Fraction that is not 0 or 1, else ''."""
+    if isinstance(p, Fraction) and p.denominator != 1:
+        return f" (= {p.numerator}/{p.denominator})"
+    return ""
+
+
+# -- one roll ----------------------------------------------------------------------------------
+
+
+def face_count_distribution(n: int, face: int = WORM) -> tuple[Fraction, ...]:
+    """Exact chance that exactly k of n dice show `face`, k = 0..n (summed from the engine's rolls)."""
+    n = _whole(n, "n (dice rolled)", 1, 20)
+    face = check_face(face)
+    out = [Fraction(0)] * (n + 1)
+    for counts, p in zip(roll_outcomes(n), roll_probabilities(n), strict=True):
+        out[counts[face - 1]] += p
+    return tuple(out)
+
+
+def simulate_face_counts(n: int, face: int, rolls: int, seed: Any = 0) -> np.ndarray:
+    """How many dice show `face` in each of `rolls` seeded rolls of n dice (engine's roll table)."""
+    n = _whole(n, "n (dice rolled)", 1, 20)
+    face = check_face(face)
+    rolls = _whole(rolls, "rolls", 1)
+    rng = make_rng(seed)
+    counts, _probs, cumulative = _roll_table(n)
+    # One uniform per roll, looked up in the cumulative table: the same draw as dice.sample_roll.
+    which = np.searchsorted(cumulative, rng.random(rolls), side="right")
+    return counts[which, face - 1]
+
+
+def roll_count_chart(
+    n: int,
+    face: int = WORM,
+    simulated: Sequence[int] | np.ndarray | int | np.random.Generator | None = None,
+    rolls: int = 1000,
+) -> go.Figure:
+    """Exact chance of k dice showing `face` in a roll of n, with simulated frequencies beside it.
+
+    `simulated`: None (exact only); observed counts (dice showing the face, one per roll); or a
+    seed / numpy Generator to simulate `rolls` rolls with.
+    """
+    exact = face_count_distribution(n, face)
+    face = check_face(face)
+    name = face_name(face, plural=True)
+    ks = list(range(len(exact)))
+    data: list[dict[str, Any]] = [{
+        "type": "bar", "name": "exact", "x": ks, "y": [float(p) for p in exact],
+        "marker": {"color": EXACT_COLOUR},
+        "customdata": [_frac_text(p) for p in exact],
+        "hovertemplate": f"exactly %{{x}} {name}: %{{y:.4f}}%{{customdata}}<extra>exact</extra>",
+    }]
+    if simulated is not None:
+        if isinstance(simulated, int | np.integer | np.random.Generator) and not isinstance(
+            simulated, bool
+        ):
+            observed = simulate_face_counts(n, face, rolls, simulated)
+        else:
+            observed = np.asarray(simulated)
+            if observed.ndim != 1 or observed.size == 0 or not np.issubdtype(
+                observed.dtype, np.integer
+            ):
+                raise ValueError("simulated must be a seed, a Generator, or a non-empty list of "
+                                 f"whole counts (dice showing the face in each roll), not {simulated!r}")
+            if observed.min() < 0 or observed.max() > n:
+                raise ValueError(f"simulated counts must be from 0 to {n} (dice rolled)")
+        tally = np.bincount(observed, minlength=n + 1)
+        total = int(tally.sum())
+        data.append({
+            "type": "bar", "name": f"simulated ({total:,} rolls)", "x": ks,
+            "y": (tally / total).tolist(), "marker": {"color": SIMULATED_COLOUR},
+            "customdata": tally.tolist(),
+            "hovertemplate": (f"exactly %{{x}} {name}: %{{y:.4f}} (%{{customdata}} of {total:,} "
+                           "rolls)<extra>simulated</extra>"),
+        })
+    title = f"How many of {n} dice show {'a worm' if face == WORM else 'a ' + face_name(face)}"
+    lay = layout(title, f"dice showing {name} (of {n})", "probability", chance_axis="y",
+                 barmode="group", xaxis={"dtick": 1})
+    return figure(data, lay)
+
+
+# -- the law of large numbers ------------------------------------------------------------------
+
+
+def _log_spaced(n: int, most: int) -> np.ndarray:
+    """Up to `most` distinct indices 0..n-1, evenly spread on a log scale (always the last one)."""
+    if n <= most:
+        return np.arange(n)
+    idx = np.unique(np.geomspace(1, n, most).astype(np.int64)) - 1
+    return idx
+
+
+def law_of_large_numbers_chart(
+    exact: float | Fraction,
+    outcomes: Sequence[bool] | np.ndarray,
+    event: str = "the event",
+    band: bool = True,
+    log_x: bool = True,
+) -> go.Figure:
+    """Running frequency of an event over trials, converging to its exact chance (a line).
+
+    `outcomes`: one bool per trial (did the event happen). `band` shades exact +- 1.96
+    standard errors, where about 95% of running frequencies lie at each number of trials.
+    """
+    if isinstance(exact, bool) or not isinstance(exact, int | float | Fraction | np.floating):
+        raise ValueError(f"exact must be a chance between 0 and 1, not {exact!r}")
+    p = float(exact)
+    if not 0.0 <= p <= 1.0:
+        raise ValueError(f"exact must be a chance between 0 and 1, not {exact!r}")
+    hits = np.asarray(outcomes)
+    if hits.ndim != 1 or hits.size == 0 or hits.dtype.kind not in "bi":
+        raise ValueError("outcomes must be a non-empty list of True/False, one per trial")
+    if hits.dtype.kind == "i" and not np.isin(hits, (0, 1)).all():
+        raise ValueError("outcomes must be True/False (or 0/1), one per trial")
+    trials = np.arange(1, hits.size + 1)
+    running = np.cumsum(hits, dtype=np.int64) / trials
+    keep = _log_spaced(hits.size, MAX_LINE_POINTS)
+    x = trials[keep].tolist()
+    data: list[dict[str, Any]] = []
+    if band:
+        se = 1.96 * np.sqrt(p * (1 - p) / trials[keep])
+        data.append({"type": "scatter", "mode": "lines", "x": x, "y": np.clip(p + se, 0, 1).tolist(),
+                         "line": {"width": 0}, "hoverinfo": "skip", "showlegend": False,
+                         "name": "95% band (upper edge)"})
+        data.append({"type": "scatter", "mode": "lines", "x": x, "y": np.clip(p - se, 0, 1).tolist(),
+                         "line": {"width": 0}, "fill": "tonexty", "fillcolor": "rgba(0,114,178,0.15)",
+                         "name": "95% of runs fall here", "hoverinfo": "skip"})
+    data.append({
+        "type": "scatter", "mode": "lines", "name": "running frequency", "x": x,
+        "y": running[keep].tolist(), "line": {"color": SIMULATED_COLOUR, "width": 3},
+        "hovertemplate": "after %{x:,} trials: %{y:.4f}<extra>running frequency</extra>",
+    })
+    data.append({
+        "type": "scatter", "mode": "lines", "name": f"exact chance {p:.4f}", "x": [1, int(trials[-1])],
+        "y": [p, p], "line": {"color": EXACT_COLOUR, "width": 3, "dash": "dash"},
+        "hovertemplate": f"exact chance: {p:.4f}{_frac_text(exact)}<extra></extra>",
+    })
+    lay = layout(f"Law of large numbers: frequency of {event}", "number of trials",
+                 f"frequency of {event} so far", chance_axis="y",
+                 xaxis={"type": "log" if log_x else "linear"})
+    return figure(data, lay)
+
+
+# -- bust chance -------------------------------------------------------------------------------
+
+
+def bust_heatmap(max_dice: int = 8) -> go.Figure:
+    """Exact chance that the next roll is a bust, by dice left (1..max_dice) and faces taken (0..6)."""
+    max_dice = _whole(max_dice, "max_dice", 1, 20)
+    dice = list(range(1, max_dice + 1))
+    taken_counts = list(range(len(FACES) + 1))
+    # The chance depends only on how many faces are taken, so any k faces will do.
+    exact = [[bust_chance(d, FACES[:k]) for d in dice] for k in taken_counts]
+    z = [[float(p) for p in row] for row in exact]
+    text = [[_frac_text(p).removeprefix(" (= ").removesuffix(")") or str(p) for p in row]
+            for row in exact]
+    data = [{
+        "type": "heatmap", "x": dice, "y": taken_counts, "z": z, "zmin": 0, "zmax": 1,
+        "colorscale": [list(s) for s in SEQUENTIAL_SCALE],
+        "colorbar": {"title": {"text": "bust chance"}, "tickformat": ".0%"},
+        "texttemplate": "%{z:.1%}", "textfont": {"size": 14}, "customdata": text,
+        "hovertemplate": ("%{x} dice to roll, %{y} faces taken:<br>bust chance %{z:.4f} "
+                       "(= %{customdata})<extra></extra>"),
+    }]
+    lay = layout("Chance the next roll is a bust", "dice left to roll", "faces already taken",
+                 xaxis={"dtick": 1}, yaxis={"dtick": 1})
+    return figure(data, lay)
+
+
+# -- how a turn ends ---------------------------------------------------------------------------
+
+
+def _check_dists(dists: Mapping[str, EndDistribution]) -> dict[str, EndDistribution]:
+    if not isinstance(dists, Mapping) or not dists:
+        raise ValueError("give at least one end distribution, as {policy name: EndDistribution}")
+    out = {}
+    for name, d in dists.items():
+        if not isinstance(d, EndDistribution):
+            raise ValueError(f"{name!r} must map to an EndDistribution (e.g. "
+                             f"solution.end_distribution()), not {type(d).__name__}")
+        if abs(float(d.total_probability()) - 1.0) > 1e-9:
+            raise ValueError(f"the chances of {name!r} sum to {float(d.total_probability())}, not 1")
+        out[str(name)] = d
+    return out
+
+
+def policy_distributions(
+    thresholds: Iterable[int] = (25,),
+    optimal: bool = True,
+    rules: Rules | None = None,
+    exact: bool = False,
+) -> dict[str, EndDistribution]:
+    """End distributions of a fresh turn: the optimal play (expected worms, full grill) and
+    'stop at T' threshold policies (henkit.henpen.batch), by name."""
+    from henkit.henpen.batch import threshold_policy
+
+    rules = rules or Rules()
+    out: dict[str, EndDistribution] = {}
+    if optimal:
+        sol = solve_turn(position_reward(rules=rules), rules=rules, exact=exact)
+        out["optimal (expected worms)"] = sol.end_distribution()
+    for t in thresholds:
+        pol = threshold_policy(_whole(t, "threshold", 0), rules=rules)
+        out[f"stop at {t}"] = pol.end_distribution(exact=exact)
+    return out
+
+
+def end_distribution_chart(
+    dists: Mapping[str, EndDistribution], title: str = "How a turn ends"
+) -> go.Figure:
+    """Chance of each end total (stopping with a worm) and of failing, several policies overlaid."""
+    dists = _check_dists(dists)
+    reached = [t for d in dists.values() for t, p in enumerate(d.at_total) if p]
+    lo, hi = (min(reached), max(reached)) if reached else (0, 0)
+    cats = ["failed", *map(str, range(lo, hi + 1))]
+    data = []
+    for i, (name, d) in enumerate(dists.items()):
+        probs = [d.fail, *(d.chance_exactly(t) for t in range(lo, hi + 1))]
+        colour = series_colour(i)
+        data.append({
+            "type": "bar", "name": name, "x": cats, "y": [float(p) for p in probs],
+            "marker": {"color": colour, "line": {"color": [FAIL_COLOUR] + [colour] * (hi - lo + 1),
+                                                "width": [3] + [0] * (hi - lo + 1)}},
+            "customdata": [_frac_text(p) for p in probs],
+            "hovertemplate": f"{name}<br>end %{{x}}: %{{y:.4f}}%{{customdata}}<extra></extra>",
+        })
+    lay = layout(title, "end of the turn: failed, or the total stopped at (with a worm)",
+                 "probability", chance_axis="y", barmode="group",
+                 xaxis={"type": "category", "categoryorder": "array", "categoryarray": cats})
+    return figure(data, lay)
+
+
+def chance_at_least_chart(
+    dists: Mapping[str, EndDistribution],
+    targets: Iterable[int] | None = None,
+    best: bool = False,
+    rules: Rules | None = None,
+) -> go.Figure:
+    """Chance of ending a turn at a total of at least T, for each T, under several policies.
+
+    `best=True` adds the most any play can reach for each T (the solver run once per T).
+    """
+    dists = _check_dists(dists)
+    rules = rules or Rules()
+    ts = list(rules.tiles if targets is None else targets)
+    if not ts:
+        raise ValueError("targets must list at least one total")
+    ts = [_whole(t, "target", 0) for t in ts]
+    data = []
+    for i, (name, d) in enumerate(dists.items()):
+        data.append({
+            "type": "scatter", "mode": "lines+markers", "name": name, "x": ts,
+            "y": [float(d.chance_at_least(t)) for t in ts],
+            "line": {"color": series_colour(i), "width": 3}, "marker": {"size": 9},
+            "hovertemplate": f"{name}<br>at least %{{x}}: %{{y:.4f}}<extra></extra>",
+        })
+    if best:
+        data.append({
+            "type": "scatter", "mode": "lines", "name": "best possible for each T", "x": ts,
+            "y": [float(_best_chance_at_least(t, rules=rules)) for t in ts],
+            "line": {"color": NEUTRAL_COLOUR, "width": 2, "dash": "dot"},
+            "hovertemplate": "playing only for at least %{x}: %{y:.4f}<extra></extra>",
+        })
+    lay = layout("Chance of ending the turn with at least T", "T (the total aimed for)",
+                 "probability", chance_axis="y")
+    return figure(data, lay)
+
+
+# -- the solver's stop-or-roll map -------------------------------------------------------------
+
+_STOP, _ROLL, _MIXED = 1.0, 0.0, 0.5
+
+
+def policy_map(solution: TurnSolution, taken: Iterable[int] | None = None) -> go.Figure:
+    """Where the optimal play stops or rolls, by total and dice left (worm already taken).
+
+    With `taken` (a set of faces including the worm): the decision at every reachable moment
+    with exactly those faces taken. Without: over every set of taken faces with a worm,
+    'stop' or 'roll' when the solver always does so at that total and dice left, else 'depends'.
+    """
+    if not isinstance(solution, TurnSolution):
+        raise ValueError(f"solution must be a TurnSolution (odds.solve_turn), not "
+                         f"{type(solution).__name__}")
+    sp, stop = solution.space, solution.policy.stop[: solution.space.size]
+    # Moments with a real choice: a worm is taken and a roll is possible.
+    choice = sp.has_worm & sp.rollable
+    if taken is not None:
+        if isinstance(taken, str | bytes) or not isinstance(taken, Iterable):
+            raise ValueError(f"taken must be a set of faces 1..6, not {taken!r}")
+        mask = faces_mask(taken)
+        if not mask & (1 << (WORM - 1)) or mask == FULL_MASK:
+            raise ValueError("taken must include the worm and leave a face untaken "
+                             f"(otherwise there is no stop-or-roll choice), not {sorted(taken)}")
+        choice = choice & (sp.mask == mask)
+        what = "taken " + ", ".join(face_name(f) for f in sorted(mask_faces(mask)))
+    else:
+        what = "any faces taken, with a worm"
+    idx = np.flatnonzero(choice)
+    if idx.size == 0:
+        raise ValueError(f"no moment of this turn has a stop-or-roll choice with {what}")
+    dice = sorted(set(sp.n[idx].tolist()))
+    totals = list(range(int(sp.total[idx].min()), int(sp.total[idx].max()) + 1))
+    stops = np.zeros((len(dice), len(totals)))
+    seen = np.zeros((len(dice), len(totals)))
+    row = {d: r for r, d in enumerate(dice)}
+    for i in idx.tolist():
+        r, c = row[int(sp.n[i])], int(sp.total[i]) - totals[0]
+        seen[r, c] += 1
+        stops[r, c] += bool(stop[i])
+    z: list[list[float | None]] = []
+    text: list[list[str]] = []
+    for r in range(len(dice)):
+        zr: list[float | None] = []
+        tr: list[str] = []
+        for c in range(len(totals)):
+            if not seen[r, c]:
+                zr.append(None)
+                tr.append("")
+            elif stops[r, c] == seen[r, c]:
+                zr.append(_STOP)
+                tr.append("stop")
+            elif stops[r, c] == 0:
+                zr.append(_ROLL)
+                tr.append("roll")
+            else:
+                zr.append(_MIXED)
+                tr.append(f"depends (stop in {int(stops[r, c])} of {int(seen[r, c])})")
+        z.append(zr)
+        text.append(tr)
+    scale = [[0.0, ROLL_COLOUR], [0.33, ROLL_COLOUR], [0.34, NO_CHOICE_COLOUR],
+             [0.66, NO_CHOICE_COLOUR], [0.67, STOP_COLOUR], [1.0, STOP_COLOUR]]
+    data: list[dict[str, Any]] = [{
+        "type": "heatmap", "x": totals, "y": dice, "z": z, "zmin": 0, "zmax": 1, "colorscale": scale,
+        "showscale": False, "customdata": text, "xgap": 1, "ygap": 1,
+        "hovertemplate": "total %{x}, %{y} dice left: %{customdata}<extra></extra>",
+    }]
+    for label, colour in (("stop", STOP_COLOUR), ("roll", ROLL_COLOUR),
+                          ("depends on the faces taken", NO_CHOICE_COLOUR)):
+        if label.startswith("depends") and taken is not None:
+            continue
+        data.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None], "name": label,
+                         "marker": {"color": colour, "symbol": "square", "size": 16}})
+    lay = layout(f"The optimal play: stop or roll? ({what})", "total so far", "dice left to roll",
+                 xaxis={"dtick": 2}, yaxis={"dtick": 1},
+                 legend={"orientation": "h", "y": -0.25})
+    return figure(data, lay)
+
+
+# -- the dice tray's outlook -------------------------------------------------------------------
+
+
+@lru_cache(maxsize=256)
+def _claims(position: Position, max_total: int) -> tuple[Claim | None, ...]:
+    """The serving the best stop claims at each total 0..max_total (None: none claimable)."""
+    return tuple(
+        best_claim(t, position.grill, position.own_top, dict(position.others_tops),
+                   position.leader, position.steal_weight, position.rules)[0]
+        for t in range(max_total + 1)
+    )
+
+
+def _start_point(state: State, solution: TurnSolution) -> TurnPoint | None:
+    """The moment of the turn the outlook starts from; None when the roll shown is a bust."""
+    point = TurnPoint.of(state)
+    if state.phase == TAKE:
+        face = solution.best_face(state.roll, state)
+        return None if face is None else point.after_take(face, state.roll)
+    return point
+
+
+def turn_outlook(state: State, steal_weight: Fraction | int = 0) -> dict[Claim | None, float]:
+    """Chance of ending the turn on each serving (None: failing) under optimal play from now.
+
+    In the take phase the player is assumed to take the solver's best face of the roll shown.
+    """
+    if not isinstance(state, State):
+        raise ValueError(f"state must be a henpen State, not {type(state).__name__}")
+    if state.phase == OVER:
+        raise ValueError("the game is over: there is no turn to look ahead in")
+    assert state.phase in (ROLL_PHASE, DICE, TAKE, DECIDE)
+    sol = solution_for(state, steal_weight)
+    point = _start_point(state, sol)
+    if point is None:
+        return {None: 1.0}
+    dist = sol.end_distribution(point)
+    claims = _claims(Position.of(state, steal_weight), len(dist.at_total) - 1)
+    out: dict[Claim | None, float] = {None: float(dist.fail)}
+    for t, p in enumerate(dist.at_total):
+        if p:
+            c = claims[t]
+            out[c] = out.get(c, 0.0) + float(p)
+    return out
+
+
+def _claim_label(claim: Claim) -> str:
+    return str(claim.tile) if claim.owner is None else f"{claim.tile} (steal from P{claim.owner + 1})"
+
+
+def turn_outlook_chart(state: State, steal_weight: Fraction | int = 0) -> go.Figure:
+    """The dice tray's live chart: chance of ending this turn on each serving, or failing."""
+    outlook = turn_outlook(state, steal_weight)
+    fail = outlook.pop(None)
+    claims = sorted(outlook, key=lambda c: (c.tile, c.owner is not None, c.owner or 0))
+    rules = state.rules
+    x = ["fail", *(_claim_label(c) for c in claims)]
+    y = [fail, *(outlook[c] for c in claims)]
+    worms = [f"loses {rules.worms(state.top(state.player))} worm(s)"
+             if state.top(state.player) is not None else "no serving"]
+    worms += [f"{c} ({rules.worms(c.tile)} worm{'s' if rules.worms(c.tile) > 1 else ''})"
+              for c in claims]
+    colours = [FAIL_COLOUR, *(face_colour(WORM) if c.owner is None else NEUTRAL_COLOUR
+                              for c in claims)]
+    data = [{
+        "type": "bar", "x": x, "y": y, "marker": {"color": colours}, "customdata": worms,
+        "texttemplate": "%{y:.0%}", "textposition": "outside",
+        "hovertemplate": "%{customdata}: %{y:.1%}<extra></extra>",
+    }]
+    lay = layout(f"Where this turn ends, playing on optimally (player {state.player + 1})",
+                 "serving taken at the end of the turn", "probability", chance_axis="y",
+                 xaxis={"type": "category"}, yaxis={"range": [0, 1.1]}, showlegend=False)
+    return figure(data, lay)

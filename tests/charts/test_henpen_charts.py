@@ -1,0 +1,326 @@
+"""Henpen charts: the numbers drawn are the engine's exact values, and figures are reproducible."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import numpy as np
+import plotly.graph_objects as go
+import pytest
+
+from henkit.charts import henpen as ch
+from henkit.charts.style import FAIL_COLOUR, TEMPLATE
+from henkit.henpen import ROLL, Claim, Rules, State, Take
+from henkit.henpen.advice import solution_for
+from henkit.henpen.batch import threshold_policy
+from henkit.henpen.dice import FACES, WORM, sample_roll
+from henkit.henpen.odds import TurnPoint, position_reward, solve_turn
+from henkit.henpen.state import DECIDE, TAKE
+
+
+def brute_face_counts(n: int, face: int) -> list[Fraction]:
+    """Every ordered roll of n dice, counted by hand: the oracle for one roll's distribution."""
+    tally = [0] * (n + 1)
+    for roll in itertools.product(FACES, repeat=n):
+        tally[roll.count(face)] += 1
+    return [Fraction(c, 6**n) for c in tally]
+
+
+def axis_titles(fig: go.Figure) -> tuple[str, str]:
+    return fig.layout.xaxis.title.text, fig.layout.yaxis.title.text
+
+
+# -- one roll ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("n", "face"), [(1, WORM), (3, WORM), (4, 2), (5, 5)])
+def test_face_count_distribution_matches_brute_force(n, face):
+    assert list(ch.face_count_distribution(n, face)) == brute_face_counts(n, face)
+
+
+def test_roll_count_chart_bars_are_the_exact_chances():
+    fig = ch.roll_count_chart(4, WORM)
+    (bar,) = fig.data
+    assert list(bar.x) == [0, 1, 2, 3, 4]
+    assert list(bar.y) == [float(p) for p in brute_face_counts(4, WORM)]
+    assert sum(bar.y) == pytest.approx(1.0)
+    assert all(axis_titles(fig)) and "probability" in axis_titles(fig)[1]
+    assert "worm" in fig.layout.title.text
+
+
+def test_roll_count_chart_simulated_bars_are_the_observed_frequencies():
+    observed = [0, 1, 1, 2, 8, 1]
+    fig = ch.roll_count_chart(8, WORM, simulated=observed)
+    sim = fig.data[1]
+    assert sim.y[1] == pytest.approx(3 / 6) and sim.y[8] == pytest.approx(1 / 6)
+    assert sum(sim.y) == pytest.approx(1.0)
+    assert "6 rolls" in sim.name
+
+
+def test_simulated_counts_use_the_engines_sampler():
+    rng_a, rng_b = np.random.default_rng(11), np.random.default_rng(11)
+    fast = ch.simulate_face_counts(8, 3, 200, rng_a)
+    slow = [sample_roll(8, rng_b)[3 - 1] for _ in range(200)]
+    assert fast.tolist() == slow
+
+
+def test_seeded_simulation_is_reproducible_and_seed_dependent():
+    a = ch.roll_count_chart(8, WORM, simulated=5, rolls=500).to_json()
+    b = ch.roll_count_chart(8, WORM, simulated=5, rolls=500).to_json()
+    c = ch.roll_count_chart(8, WORM, simulated=6, rolls=500).to_json()
+    assert a == b
+    assert a != c
+
+
+def test_simulated_frequencies_approach_the_exact_chances():
+    fig = ch.roll_count_chart(8, WORM, simulated=1, rolls=100_000)
+    exact, sim = np.array(fig.data[0].y), np.array(fig.data[1].y)
+    se = np.sqrt(exact * (1 - exact) / 100_000)
+    assert (np.abs(sim - exact) <= 5 * se + 1e-12).all()
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [{"n": 0}, {"n": 8, "face": 7}, {"n": 8, "simulated": [1.5, 2]}, {"n": 8, "simulated": [9]},
+     {"n": 8, "simulated": []}, {"n": 8, "simulated": 1, "rolls": 0}, {"n": True}],
+)
+def test_roll_count_chart_rejects_bad_input(kwargs):
+    with pytest.raises(ValueError):
+        ch.roll_count_chart(**kwargs)
+
+
+# -- law of large numbers ----------------------------------------------------------------------
+
+
+def test_law_of_large_numbers_line_is_the_running_frequency():
+    outcomes = [True, False, False, True, True, False, True, True]
+    fig = ch.law_of_large_numbers_chart(Fraction(1, 2), outcomes, event="a head")
+    running = next(t for t in fig.data if t.name == "running frequency")
+    assert list(running.x) == list(range(1, 9))
+    assert list(running.y) == pytest.approx([1, 1 / 2, 1 / 3, 2 / 4, 3 / 5, 3 / 6, 4 / 7, 5 / 8])
+    exact = next(t for t in fig.data if (t.name or "").startswith("exact"))
+    assert list(exact.y) == [0.5, 0.5]
+    assert "a head" in fig.layout.title.text and all(axis_titles(fig))
+
+
+def test_law_of_large_numbers_thins_long_runs_but_keeps_the_end():
+    rng = np.random.default_rng(3)
+    outcomes = rng.random(50_000) < 0.3
+    fig = ch.law_of_large_numbers_chart(0.3, outcomes)
+    running = next(t for t in fig.data if t.name == "running frequency")
+    assert len(running.x) <= ch.MAX_LINE_POINTS
+    assert running.x[-1] == 50_000
+    assert running.y[-1] == pytest.approx(outcomes.mean())
+
+
+@pytest.mark.parametrize(("exact", "outcomes"),
+                         [(1.5, [True]), (-0.1, [True]), (0.5, []), (0.5, [2, 3]), ("a", [True])])
+def test_law_of_large_numbers_rejects_bad_input(exact, outcomes):
+    with pytest.raises(ValueError):
+        ch.law_of_large_numbers_chart(exact, outcomes)
+
+
+# -- bust chance -------------------------------------------------------------------------------
+
+
+def brute_bust(dice: int, k: int) -> Fraction:
+    taken = set(FACES[:k])
+    rolls = list(itertools.product(FACES, repeat=dice))
+    return Fraction(sum(set(r) <= taken for r in rolls), len(rolls))
+
+
+def test_bust_heatmap_cells_are_exact_bust_chances():
+    fig = ch.bust_heatmap(8)
+    (hm,) = fig.data
+    assert list(hm.x) == list(range(1, 9)) and list(hm.y) == list(range(7))
+    for k in range(7):
+        for d in range(1, 9):
+            want = brute_bust(d, k) if d <= 4 else Fraction(k, 6) ** d  # (k/6)^d: independent dice
+            assert hm.z[k][d - 1] == float(want)
+    assert list(hm.z[0]) == [0.0] * 8 and list(hm.z[6]) == [1.0] * 8
+    assert hm.texttemplate  # every cell is annotated with its value
+    assert all(axis_titles(fig))
+
+
+@pytest.mark.parametrize("bad", [0, 21, 2.5, "8"])
+def test_bust_heatmap_rejects_bad_input(bad):
+    with pytest.raises(ValueError):
+        ch.bust_heatmap(bad)
+
+
+# -- end distributions -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def dists():
+    return ch.policy_distributions((21, 25))
+
+
+def test_end_distribution_chart_bars_are_each_policys_chances(dists):
+    fig = ch.end_distribution_chart(dists)
+    assert [t.name for t in fig.data] == list(dists)
+    for trace, d in zip(fig.data, dists.values(), strict=True):
+        assert trace.x[0] == "failed" and trace.y[0] == pytest.approx(d.fail)
+        for x, y in zip(trace.x[1:], trace.y[1:], strict=True):
+            assert y == d.chance_exactly(int(x))
+        assert sum(trace.y) == pytest.approx(1.0)
+    assert all(axis_titles(fig))
+
+
+def test_policy_distributions_are_the_engines():
+    d = ch.policy_distributions((25,), optimal=False)["stop at 25"]
+    assert d == threshold_policy(25).end_distribution()
+    exact = ch.policy_distributions((), exact=True)["optimal (expected worms)"]
+    assert exact == solve_turn(position_reward(), exact=True).end_distribution()
+    assert sum(exact.at_total) + exact.fail == 1
+
+
+def test_end_distribution_chart_rejects_bad_input(dists):
+    from henkit.henpen.odds import EndDistribution
+
+    with pytest.raises(ValueError):
+        ch.end_distribution_chart({})
+    with pytest.raises(ValueError):
+        ch.end_distribution_chart({"x": [0.5, 0.5]})
+    with pytest.raises(ValueError, match="sum"):
+        ch.end_distribution_chart({"x": EndDistribution((0.2, 0.2), 0.2)})
+
+
+def test_chance_at_least_chart(dists):
+    fig = ch.chance_at_least_chart(dists, best=True)
+    assert list(fig.data[0].x) == list(Rules().tiles)
+    for trace, d in zip(fig.data, dists.values(), strict=False):
+        assert list(trace.y) == [float(d.chance_at_least(t)) for t in trace.x]
+        assert all(a >= b for a, b in itertools.pairwise(trace.y))
+    best = fig.data[-1]
+    # Playing only for "at least T" can never do worse than any fixed policy.
+    for trace in fig.data[:-1]:
+        assert all(b >= y - 1e-12 for b, y in zip(best.y, trace.y, strict=True))
+    with pytest.raises(ValueError):
+        ch.chance_at_least_chart(dists, targets=[])
+
+
+# -- the policy map ----------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def solution():
+    return solve_turn(position_reward())
+
+
+def test_policy_map_for_a_taken_set_matches_the_solver(solution):
+    taken = frozenset({WORM, 3, 4})
+    fig = ch.policy_map(solution, taken=taken)
+    hm = fig.data[0]
+    checked = 0
+    for r, dice in enumerate(hm.y):
+        for c, total in enumerate(hm.x):
+            label = hm.customdata[r][c]
+            point = TurnPoint(dice, taken, total)
+            if point not in solution.space:
+                assert label == "" and hm.z[r][c] is None
+                continue
+            assert label == solution.best_decision(point)
+            checked += 1
+    assert checked > 10
+    assert {"stop", "roll"} <= {x for row in hm.customdata for x in row}
+
+
+def test_policy_map_overall_says_depends_only_where_the_solver_differs(solution):
+    hm = ch.policy_map(solution).data[0]
+    labels = {x.split(" ")[0] for row in hm.customdata for x in row if x}
+    assert {"stop", "roll", "depends"} <= labels
+    assert all(axis_titles(ch.policy_map(solution)))
+
+
+@pytest.mark.parametrize("taken", [{1, 2}, set(FACES), "W", 7])
+def test_policy_map_rejects_sets_without_a_choice(solution, taken):
+    with pytest.raises(ValueError):
+        ch.policy_map(solution, taken=taken)
+    with pytest.raises(ValueError):
+        ch.policy_map("not a solution")
+
+
+# -- the dice tray's outlook -------------------------------------------------------------------
+
+
+def expected_worms(state: State, outlook: dict) -> float:
+    """Worms gained on average: the claims' worms, minus one's own top when the turn fails."""
+    top = state.top(state.player)
+    fail_value = -state.rules.worms(top) if top is not None else 0
+    return sum(p * (fail_value if c is None else state.rules.worms(c.tile))
+               for c, p in outlook.items())
+
+
+def test_turn_outlook_at_the_start_of_a_turn_agrees_with_the_solvers_value():
+    s = State.new(2)
+    outlook = ch.turn_outlook(s)
+    assert sum(outlook.values()) == pytest.approx(1.0)
+    assert expected_worms(s, outlook) == pytest.approx(solution_for(s).value(s))
+    assert all(c is None or c.tile in s.grill for c in outlook)
+
+
+def test_turn_outlook_after_a_roll_assumes_the_best_take():
+    s = State.new(2).apply(ROLL).apply((0, 0, 2, 1, 2, 3))
+    assert s.phase == TAKE
+    outlook = ch.turn_outlook(s)
+    sol = solution_for(s)
+    face = sol.best_face(s.roll, s)
+    after = s.apply(Take(face))
+    assert expected_worms(s, outlook) == pytest.approx(sol.value(after))
+    assert ch.turn_outlook(after) == pytest.approx(outlook)
+
+
+def test_turn_outlook_is_one_claim_when_the_turn_ends_by_itself():
+    s = State.new(2).apply(ROLL).apply((0, 0, 0, 0, 0, 8))
+    s = s.apply(Take(WORM))  # every die a worm: total 40, the turn ends by itself
+    assert s.phase == DECIDE
+    outlook = ch.turn_outlook(s)
+    assert outlook == {None: 0.0, Claim(36): 1.0}  # 40 is above every serving: the highest
+
+
+def test_turn_outlook_chart_bars():
+    s = State.new(3, stacks=[(), (27,), ()], grill=[t for t in Rules().tiles if t != 27])
+    fig = ch.turn_outlook_chart(s, steal_weight=1)  # a steal is worth more than 26 from the grill
+    (bar,) = fig.data
+    outlook = ch.turn_outlook(s, steal_weight=1)
+    assert bar.x[0] == "fail" and bar.y[0] == pytest.approx(outlook[None])
+    assert bar.marker.color[0] == FAIL_COLOUR
+    assert sum(bar.y) == pytest.approx(1.0)
+    assert "27 (steal from P2)" in bar.x
+    assert all(axis_titles(fig))
+    assert fig.to_json() == ch.turn_outlook_chart(s, steal_weight=1).to_json()
+
+
+def test_turn_outlook_rejects_a_finished_game():
+    over = State.new(2, grill=[])
+    with pytest.raises(ValueError, match="over"):
+        ch.turn_outlook_chart(over)
+    with pytest.raises(ValueError):
+        ch.turn_outlook_chart("state")
+
+
+# -- every henpen chart ------------------------------------------------------------------------
+
+
+def all_figures(dists, solution):
+    return [
+        ch.roll_count_chart(8, simulated=1, rolls=100),
+        ch.law_of_large_numbers_chart(0.5, [True, False] * 10),
+        ch.bust_heatmap(),
+        ch.end_distribution_chart(dists),
+        ch.chance_at_least_chart(dists),
+        ch.policy_map(solution),
+        ch.turn_outlook_chart(State.new(2)),
+    ]
+
+
+def test_figures_are_plain_deterministic_and_use_the_template(dists, solution):
+    first = all_figures(dists, solution)
+    again = all_figures(dists, solution)
+    for a, b in zip(first, again, strict=True):
+        assert type(a) is go.Figure
+        assert a.to_json() == b.to_json()
+        assert a.layout.template.layout.font.size == TEMPLATE.layout.font.size
+        assert a.layout.title.text
