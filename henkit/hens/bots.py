@@ -15,7 +15,7 @@ from henkit.hens.actions import DECK, PlaceRooster, discard, draw, place, place_
 from henkit.hens.barnyard import CELL_OF, Barnyard, bits_of
 from henkit.hens.cards import BREED_OF, CARDS, EGGS_OF, MEDALS_OF
 from henkit.hens.scoring import NO_STATS, breed_stats, combine, fast_total, total_masks
-from henkit.hens.state import HensState, randbelow
+from henkit.hens.state import HensState
 
 
 class Evaluator:
@@ -108,8 +108,7 @@ class RandomBot:
 
     def choose(self, state: HensState, rng: np.random.Generator) -> Any:
         """A uniformly random legal move."""
-        actions = state.legal_actions()
-        return actions[randbelow(rng, len(actions))]
+        return state.random_action(rng)
 
 
 class GreedyBot:

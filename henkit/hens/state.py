@@ -221,21 +221,30 @@ class HensState:
         p, piles = self.player, self.piles
         return any(piles[q] for q in range(self.n) if q != p)
 
+    def _hen_masks(self) -> tuple[tuple[Card, ...], list[int], int]:
+        """(distinct cards in hand, the cell mask of each as a hen, the frontier mask)."""
+        yard = self.yards[self.player]
+        kinds = tuple(dict.fromkeys(self.hands[self.player]))  # hands are sorted
+        front = yard._frontier()
+        hen, breeds, nums = yard.hen, yard.breeds, yard.nums
+        masks = []
+        for k in kinds:  # the same test as Barnyard._hen_mask, inlined for speed
+            n = NUMBER_OF[k]
+            bad = hen & ~breeds[BREED_OF[k]] & ~nums[n - 1] & ~nums[n + 1]
+            masks.append(front & ~spread(bad) if bad else front)
+        return kinds, masks, front
+
     def legal_actions(self) -> list[Any]:
         """Every legal move now (at a chance node: the cards the deck may bring)."""
         ph = self.phase
         p = self.player
         if ph == PLACE:
-            yard = self.yards[p]
-            kinds = dict.fromkeys(self.hands[p])  # hands are sorted: distinct cards in order
-            front = yard._frontier()
-            hen, breeds, nums = yard.hen, yard.breeds, yard.nums
+            # Order: every hen placement card by card, then every coop placement card by card.
+            kinds, masks, front = self._hen_masks()
             out = []
-            for k in kinds:  # the same test as Barnyard._hen_mask, inlined for speed
-                n = NUMBER_OF[k]
-                bad = hen & ~breeds[BREED_OF[k]] & ~nums[n - 1] & ~nums[n + 1]
+            for k, m in zip(kinds, masks):
                 row = PLACE_AT[k]
-                out += [row[i] for i in bit_list(front & ~spread(bad) if bad else front)]
+                out += [row[i] for i in bit_list(m)]
             cells = bit_list(front)
             for k in kinds:
                 row = COOP_AT[k]
@@ -245,7 +254,7 @@ class HensState:
             piles = self.piles
             return [draw(q, piles[q][-1]) if q != DECK else DRAW_DECK for q in self._sources()]
         if ph == DISCARD:
-            return [DISCARDS[k] for k in sorted(set(self.hands[p]))]
+            return [DISCARDS[k] for k in dict.fromkeys(self.hands[p])]  # hands are sorted
         if ph == CHANCE_DRAW:
             return sorted(set(self.deck))
         if ph == ROOSTER:
@@ -254,6 +263,33 @@ class HensState:
                 return [PlaceRooster(None)]
             return [PlaceRooster(CELL_OF[i]) for i in bits_of(yard.hen)]
         return []
+
+    def random_action(self, rng: np.random.Generator) -> Any:
+        """A uniformly random legal move: exactly `legal_actions()[randbelow(rng, n)]` with n the
+        number of legal moves, without building the list (a placement has ~100 choices)."""
+        ph = self.phase
+        if ph == PLACE:
+            kinds, masks, front = self._hen_masks()
+            sizes = [m.bit_count() for m in masks]
+            cells = front.bit_count()
+            i = randbelow(rng, sum(sizes) + len(kinds) * cells)
+            for k, m, size in zip(kinds, masks, sizes):
+                if i < size:
+                    return PLACE_AT[k][bit_list(m)[i]]
+                i -= size
+            j, i = divmod(i, cells)  # coops: card by card, cells in order within a card
+            return COOP_AT[kinds[j]][bit_list(front)[i]]
+        if ph == DRAW:
+            sources = self._sources()
+            q = sources[randbelow(rng, len(sources))]
+            return DRAW_DECK if q == DECK else draw(q, self.piles[q][-1])
+        if ph == DISCARD:
+            kinds = tuple(dict.fromkeys(self.hands[self.player]))
+            return DISCARDS[kinds[randbelow(rng, len(kinds))]]
+        actions = self.legal_actions()
+        if not actions:
+            raise ValueError("the game is over: no move is left to play")
+        return actions[randbelow(rng, len(actions))]
 
     def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
         """Each card the deck may bring with its exact chance (copies left / deck size)."""

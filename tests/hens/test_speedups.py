@@ -1,0 +1,36 @@
+"""The fast paths agree with the plain rules: they change speed, never a move or a score."""
+
+import copy
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from henkit.core import make_rng
+from henkit.hens.state import randbelow
+
+from .helpers import random_game
+
+SEEDS = st.integers(min_value=0, max_value=2**31)
+PLAYERS = st.sampled_from([2, 3, 4])
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_random_action_is_a_uniform_pick_from_the_legal_list(seed, players):
+    g = random_game(players, seed)
+    for i, s in enumerate(g.states):
+        if s.is_over or s.is_chance:
+            continue
+        rng = make_rng(seed + i)
+        twin = copy.deepcopy(rng)
+        legal = s.legal_actions()
+        # The same draw from the same stream picks the same move, and uses the stream alike.
+        assert s.random_action(rng) == legal[randbelow(twin, len(legal))]
+        assert rng.bit_generator.random_raw() == twin.bit_generator.random_raw()
+
+
+def test_random_action_has_no_move_once_the_game_is_over():
+    end = random_game(2, 0).state
+    with pytest.raises(ValueError, match="game is over"):
+        end.random_action(make_rng(0))
