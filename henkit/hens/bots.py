@@ -12,9 +12,18 @@ from typing import Any
 import numpy as np
 
 from henkit.hens.actions import DECK, PlaceRooster, discard, draw, place, place_coop
-from henkit.hens.barnyard import CELL_OF, Barnyard, bits_of
+from henkit.hens.barnyard import CELL_OF, Barnyard, bit_list, bits_of
 from henkit.hens.cards import BREED_OF, CARDS, EGGS_OF, MEDALS_OF
-from henkit.hens.scoring import NO_STATS, breed_stats, combine, fast_total, total_masks
+from henkit.hens.scoring import (
+    NO_SHAPE,
+    NO_STATS,
+    SHAPE_GOALS,
+    breed_stats,
+    combine,
+    fast_total,
+    shape_facts,
+    total_masks,
+)
 from henkit.hens.state import HensState
 
 
@@ -22,10 +31,12 @@ class Evaluator:
     """Scores of one barnyard after each possible placement, cached per card (for bots).
 
     A hen changes only its own breed's groups, so the other breeds' group statistics are
-    combined once and each trial placement flood-fills a single breed.
+    combined once and each trial placement flood-fills a single breed. When the goal card reads
+    only group statistics (not where cards lie), placements that leave the same statistics score
+    the same, so each distinct outcome is scored once.
     """
 
-    __slots__ = ("_coop", "_hen", "_rest", "goal", "now", "rbit", "yard")
+    __slots__ = ("_by_stats", "_coop", "_hen", "_rest", "all", "goal", "now", "rbit", "yard")
 
     def __init__(self, yard: Barnyard, goal: int) -> None:
         self.yard = yard
@@ -40,10 +51,14 @@ class Evaluator:
             j = n - 1 - i
             after[j] = combine(per[j], after[j + 1]) if per[j][8] else after[j + 1]
         self._rest = [combine(before[i], after[i + 1]) for i in range(n)]  # all breeds but i
-        self.now = fast_total(before[n], yard.hen, yard.coop, yard.e2, yard.e3, yard.medals,
-                              goal)
+        self.all = before[n]
+        self.now = fast_total(before[n], yard.coop.bit_count(), yard.medals,
+                              shape_facts(yard.hen, yard.coop, yard.e2, yard.e3, goal), goal)
         self._hen: dict[int, tuple[int | None, int]] = {}
         self._coop: tuple[int | None, int] | None = None
+        # (breed, its statistics, shape facts after the placement) -> total: the breed fixes the
+        # medals and the other breeds, so placements with the same key score the same.
+        self._by_stats: dict[tuple, int] = {}
 
     def hen(self, k: int) -> tuple[int | None, int]:
         """(best total after placing card k as a hen, its cell bit); (None, -1) if it fits nowhere."""
@@ -57,13 +72,20 @@ class Evaluator:
         medals = y.medals + MEDALS_OF[k]
         rest = self._rest[br]
         mine = y.breeds[br]
+        coops = y.coop.bit_count()
+        shaped = goal in SHAPE_GOALS
+        by_stats = self._by_stats
         best, where = None, -1
-        for i in bits_of(y._hen_mask(k)):
+        for i in bit_list(y._hen_mask(k)):
             b = 1 << i
             e2 = y.e2 | b if eggs >= 2 else y.e2
             e3 = y.e3 | b if eggs >= 3 else y.e3
-            stats = combine(rest, breed_stats(mine | b, e2, e3, self.rbit))
-            v = fast_total(stats, y.hen | b, y.coop, e2, e3, medals, goal)
+            mine_after = breed_stats(mine | b, e2, e3, self.rbit)
+            shape = shape_facts(y.hen | b, y.coop, e2, e3, goal) if shaped else NO_SHAPE
+            v = by_stats.get((br, mine_after, shape))
+            if v is None:
+                v = by_stats[br, mine_after, shape] = fast_total(
+                    combine(rest, mine_after), coops, medals, shape, goal)
             if best is None or v > best:
                 best, where = v, i
         self._hen[k] = (best, where)
@@ -73,12 +95,17 @@ class Evaluator:
         """(best total after placing any card as a coop, its cell bit)."""
         if self._coop is None:
             y = self.yard
+            goal = self.goal
+            coops = y.coop.bit_count() + 1
             best, where = None, -1
-            for i in bits_of(y._frontier()):
-                v = total_masks(y.breeds, y.hen, y.coop | 1 << i, y.e2, y.e3, y.medals,
-                                y.rooster, self.goal)
+            for i in bit_list(y._frontier()):
+                # A coop leaves every group as it is: only its count and place change the score.
+                shape = shape_facts(y.hen, y.coop | 1 << i, y.e2, y.e3, goal)
+                v = fast_total(self.all, coops, y.medals, shape, goal)
                 if best is None or v > best:
                     best, where = v, i
+                if goal not in SHAPE_GOALS:
+                    break  # the goal ignores where the coop goes: every cell scores the same
             self._coop = (best, where)
         return self._coop
 

@@ -14,6 +14,9 @@ from henkit.hens.goals import GOALS, Facts, goal_card
 
 STEPS = ("largest group", "rooster group", "medals", "chicken coops", "top goal", "bottom goal")
 _KEEP = object()  # "use the barnyard's own rooster"
+SHAPE_GOALS = frozenset({4, 5, 6})
+"""Goal cards whose points depend on where hens and coops lie (full lines, hens beside coops),
+not only on group statistics, medals and the number of coops."""
 
 
 Stats = tuple[int, int, int, int, int, int, int, int, int]
@@ -71,40 +74,47 @@ def _breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
 
 def combine(a: Stats, b: Stats) -> Stats:
     """Statistics of two disjoint sets of breeds taken together."""
-    if (b[0], b[1]) > (a[0], a[1]):
-        best = b[0], b[1]
+    # The largest group is the one with more hens, then more eggs; ties keep a's.
+    if b[0] > a[0] or (b[0] == a[0] and b[1] > a[1]):
+        size, eggs = b[0], b[1]
     else:
-        best = a[0], a[1]
-    rooster = (a[2], a[3]) if a[2] else (b[2], b[3])
-    return (*best, *rooster, a[4] + b[4], a[5] + b[5], a[6] + b[6], a[7] + b[7], a[8] + b[8])
+        size, eggs = a[0], a[1]
+    if a[2]:  # only one group holds the rooster
+        r_size, r_eggs = a[2], a[3]
+    else:
+        r_size, r_eggs = b[2], b[3]
+    return (size, eggs, r_size, r_eggs, a[4] + b[4], a[5] + b[5], a[6] + b[6], a[7] + b[7],
+            a[8] + b[8])
+
+
+Shape = tuple[int, int, int]
+"""The facts that depend on where cards lie: (one-egg rows, two-egg columns, coop neighbours)."""
+NO_SHAPE: Shape = (0, 0, 0)
+
+
+def shape_facts(hen: int, coop: int, e2: int, e3: int, goal: int | None) -> Shape:
+    """The shape facts that the goal card reads (the others stay 0, which saves the work)."""
+    if goal == 4:
+        return (_full_lines(ROW_BITS, COL_BITS, hen | coop, hen & ~e2), 0, 0)
+    if goal == 5:
+        return (0, _full_lines(COL_BITS, ROW_BITS, hen | coop, hen & e2 & ~e3), 0)
+    if goal == 6 and coop:
+        return (0, 0, (hen & coop << 1).bit_count() + (hen & coop >> 1).bit_count()
+                + (hen & coop << STRIDE).bit_count() + (hen & coop >> STRIDE).bit_count())
+    return NO_SHAPE
 
 
 def facts_of(stats: Stats, hen: int, coop: int, e2: int, e3: int, medals: int,
              goal: int | None) -> Facts:
     """Facts from the combined group statistics and the masks (lines and coops as needed)."""
-    rows = cols = adj = 0
-    if goal == 4 or goal == 5:
-        rows, cols = _lines(hen | coop, hen & ~e2, hen & e2 & ~e3)
-        if goal == 4:
-            cols = 0
-        else:
-            rows = 0
-    elif goal == 6 and coop:
-        adj = ((hen & coop << 1).bit_count() + (hen & coop >> 1).bit_count()
-               + (hen & coop << STRIDE).bit_count() + (hen & coop >> STRIDE).bit_count())
-    return Facts(*stats[:4], medals, coop.bit_count(), *stats[4:], rows, cols, adj)
+    return Facts(*stats[:4], medals, coop.bit_count(), *stats[4:],
+                 *shape_facts(hen, coop, e2, e3, goal))
 
 
-def fast_total(stats: Stats, hen: int, coop: int, e2: int, e3: int, medals: int,
-               goal: int) -> int:
-    """`sum(points(facts_of(...), goal))` without building a Facts object (bots call it a lot)."""
-    rows = cols = adj = 0
-    if goal == 4 or goal == 5:
-        rows, cols = _lines(hen | coop, hen & ~e2, hen & e2 & ~e3)
-    elif goal == 6 and coop:
-        adj = ((hen & coop << 1).bit_count() + (hen & coop >> 1).bit_count()
-               + (hen & coop << STRIDE).bit_count() + (hen & coop >> STRIDE).bit_count())
-    return sum(points((*stats[:4], medals, coop.bit_count(), *stats[4:], rows, cols, adj), goal))
+def fast_total(stats: Stats, coops: int, medals: int, shape: Shape, goal: int | None) -> int:
+    """`sum(points(facts_of(...), goal))` from the parts of the facts, without building a Facts
+    (bots call it a lot)."""
+    return sum(points((*stats[:4], medals, coops, *stats[4:], *shape), goal))
 
 
 def measure(
@@ -120,18 +130,14 @@ def measure(
     return facts_of(stats, hen, coop, e2, e3, medals, goal)
 
 
-def _lines(occ: int, one_egg: int, two_egg: int) -> tuple[int, int]:
-    """Rows whose every box cell is a 1-egg hen, and columns whose every cell is a 2-egg hen (H14)."""
-    row_span = col_span = 0
-    for m in ROW_BITS:
+def _full_lines(lines: tuple[int, ...], across: tuple[int, ...], occ: int, good: int) -> int:
+    """How many of `lines` (rows or columns) have every cell inside the barnyard's box in `good`
+    (H14: a full row of 1-egg hens, a full column of 2-egg hens)."""
+    span = 0  # the box's extent the other way: every row (or column) that holds a card
+    for m in across:
         if occ & m:
-            row_span |= m
-    for m in COL_BITS:
-        if occ & m:
-            col_span |= m
-    rows = sum(1 for m in ROW_BITS if occ & m and (m & col_span) & ~one_egg == 0)
-    cols = sum(1 for m in COL_BITS if occ & m and (m & row_span) & ~two_egg == 0)
-    return rows, cols
+            span |= m
+    return sum(1 for m in lines if occ & m and (m & span) & ~good == 0)
 
 
 def points(facts: Facts | tuple[int, ...], goal: int | None) -> tuple[int, int, int, int, int, int]:
