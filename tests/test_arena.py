@@ -1,0 +1,202 @@
+"""The arena: interval formulas, seat rotation, and identical records on every executor."""
+
+from __future__ import annotations
+
+import math
+from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
+
+import pytest
+
+from henkit import arena
+from henkit.arena import mean_interval, run_tournament, wilson_interval
+
+# -- intervals ---------------------------------------------------------------------------------
+
+
+def test_wilson_interval_by_hand():
+    # 7 wins in 10 games, z = 1.96: p = 0.7, z^2 = 3.8416, 1 + z^2/n = 1.38416,
+    # centre = (0.7 + 0.19208) / 1.38416, half = 1.96 / 1.38416 * sqrt(0.021 + 0.009604).
+    centre = (0.7 + 3.8416 / 20) / 1.38416
+    half = 1.96 / 1.38416 * math.sqrt(0.7 * 0.3 / 10 + 3.8416 / 400)
+    low, high = wilson_interval(7, 10, z=1.96)
+    assert (low, high) == pytest.approx((centre - half, centre + half), abs=1e-12)
+    assert (low, high) == pytest.approx((0.3968, 0.8922), abs=1e-4)
+
+
+@pytest.mark.parametrize(
+    ("wins", "games", "low", "high"),
+    # Newcombe (1998), "Two-sided confidence intervals for the single proportion: comparison of
+    # seven methods", Statistics in Medicine 17: 857-872, Table I, method 3 (Wilson score).
+    [(81, 263, 0.2553, 0.3662), (15, 148, 0.0624, 0.1605), (0, 20, 0.0, 0.1611),
+     (1, 29, 0.0061, 0.1718)],
+)
+def test_wilson_interval_matches_published_values(wins, games, low, high):
+    assert wilson_interval(wins, games) == pytest.approx((low, high), abs=5e-5)
+
+
+def test_wilson_interval_is_symmetric_and_inside_zero_one():
+    for n in (1, 5, 40):
+        for s in range(n + 1):
+            low, high = wilson_interval(s, n)
+            assert 0 <= low <= s / n <= high <= 1
+            mlow, mhigh = wilson_interval(n - s, n)
+            assert (low, high) == pytest.approx((1 - mhigh, 1 - mlow), abs=1e-12)
+
+
+@pytest.mark.parametrize(("wins", "games"), [(3, 0), (-1, 5), (6, 5), ("3", 5), (1, 2.0)])
+def test_wilson_interval_rejects_bad_input(wins, games):
+    with pytest.raises(ValueError):
+        wilson_interval(wins, games)
+
+
+def test_mean_interval_by_hand():
+    # mean 2.5, sample variance (2.25 + 0.25 + 0.25 + 2.25) / 3 = 5/3, standard error sqrt(5/12).
+    mean, low, high = mean_interval([1, 2, 3, 4])
+    half = arena.Z95 * math.sqrt(5 / 12)
+    assert (mean, low, high) == pytest.approx((2.5, 2.5 - half, 2.5 + half))
+    assert mean_interval([7]) == (7, 7, 7)
+    with pytest.raises(ValueError):
+        mean_interval([])
+
+
+# -- tournaments -------------------------------------------------------------------------------
+
+
+HENPEN = ("threshold:25", "greedy", "random")
+
+
+def test_rotation_gives_every_bot_every_seat_equally_and_shares_the_deal():
+    t = run_tournament("henpen", list(HENPEN), games=12, seed=5)
+    assert t.games == 12 and [r.game for r in t.records] == list(range(12))
+    for s in t.seat_summary():
+        assert s.games == 4  # 12 games / 3 seats
+    for d in range(4):  # deal d: 3 games with seed 5 + d, one per rotation
+        deal = t.records[3 * d: 3 * d + 3]
+        assert {r.seed for r in deal} == {5 + d}
+        assert sorted(r.seats for r in deal) == sorted([(0, 1, 2), (1, 2, 0), (2, 0, 1)])
+    for r in t.records:
+        assert r.bots == tuple(t.bots[b] for b in r.seats)
+
+
+def test_without_rotation_bots_keep_their_seats():
+    t = run_tournament("hens", ["greedy", "random"], games=4, seed=9, rotate=False)
+    assert [r.seed for r in t.records] == [9, 10, 11, 12]
+    assert all(r.seats == (0, 1) for r in t.records)
+
+
+def test_records_are_the_engines_games():
+    from henkit.henpen.bots import make_bot
+    from henkit.henpen.simulate import play_game
+
+    t = run_tournament("henpen", list(HENPEN), games=6, seed=2)
+    for r in t.records:
+        direct = play_game([make_bot(HENPEN[b]) for b in r.seats], r.seed, first_player=0)
+        assert (r.totals, r.winners) == (direct.totals, direct.winners)
+
+
+def test_summary_wins_add_up_and_win_rates_sum_to_one():
+    t = run_tournament("hens", ["greedy", "random", "greedy"], games=9, seed=1)
+    assert t.bots == ("greedy #1", "random", "greedy #2")
+    summary = t.summary()
+    assert sum(s.wins for s in summary) == pytest.approx(t.games)  # shared wins are split
+    assert sum(s.win_rate for s in summary) == pytest.approx(1.0)  # every bot plays every game
+    for s in summary:
+        scores = [r.totals[r.seats.index(t.bots.index(s.bot))] for r in t.records]
+        assert s.mean_score == pytest.approx(sum(scores) / len(scores))
+        assert s.win_low <= s.win_rate <= s.win_high
+        assert s.score_low <= s.mean_score <= s.score_high
+    assert "greedy #2" in t.table()
+
+
+def test_same_seed_same_records_and_another_seed_differs():
+    a = run_tournament("henpen", list(HENPEN), games=6, seed=3)
+    b = run_tournament("henpen", list(HENPEN), games=6, seed=3)
+    c = run_tournament("henpen", list(HENPEN), games=6, seed=4)
+    assert a == b
+    assert a.records != c.records
+
+
+def test_progress_is_reported_as_chunks_finish():
+    seen = []
+    run_tournament("henpen", ["greedy", "random"], games=10, seed=0, chunk_size=4,
+                   on_progress=lambda done, total: seen.append((done, total)))
+    assert seen == [(0, 10), (4, 10), (8, 10), (10, 10)]
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return {
+        "henpen": run_tournament("henpen", ["optimal", "threshold:25"], games=8, seed=11),
+        "hens": run_tournament("hens", ["lookahead", "greedy", "random"], games=9, seed=11),
+    }
+
+
+def test_threads_and_chunk_sizes_give_identical_records(serial):
+    with ThreadPoolExecutor(max_workers=3) as ex:
+        for size in (1, 2, 5):
+            for game, want in serial.items():
+                got = run_tournament(game, list(want.specs), games=want.games, seed=11,
+                                     executor=ex, chunk_size=size)
+                assert got == want
+
+
+def test_processes_give_identical_records(serial):
+    with ProcessPoolExecutor(max_workers=2) as ex:
+        for game, want in serial.items():
+            got = run_tournament(game, list(want.specs), games=want.games, seed=11, executor=ex,
+                                 chunk_size=3)
+            assert got == want
+
+
+def test_default_process_pool_gives_identical_records(monkeypatch, serial):
+    monkeypatch.setattr(arena, "SERIAL_BELOW", 0)  # use the shared pool even for a short run
+    try:
+        want = serial["henpen"]
+        assert run_tournament("henpen", list(want.specs), games=want.games, seed=11) == want
+    finally:
+        arena.shutdown_default_executor()
+
+
+def test_dask_cluster_gives_identical_records(serial):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
+                                  dashboard_address=None, host="127.0.0.1") as cluster, \
+            distributed.Client(cluster) as client:
+        ex = client.get_executor()
+        progress = []
+        for game, want in serial.items():
+            got = run_tournament(game, list(want.specs), games=want.games, seed=11, executor=ex,
+                                 chunk_size=2, on_progress=lambda d, n: progress.append(d))
+            assert got == want
+        assert progress[-1] == serial["hens"].games
+
+
+@pytest.mark.parametrize(
+    ("args", "kwargs", "match"),
+    [
+        (("chess", ["greedy", "random"], 4), {}, "game"),
+        (("henpen", ["greedy", "nobody"], 4), {}, "nobody"),
+        (("henpen", "greedy", 4), {}, "list"),
+        (("henpen", [object(), "greedy"], 4), {}, "spec"),
+        (("henpen", ["greedy", "random"], 0), {}, "games"),
+        (("henpen", ["greedy", "random"], 4), {"seed": -1}, "seed"),
+        (("henpen", ["greedy", "random"], 4), {"chunk_size": 0}, "chunk_size"),
+        (("henpen", ["greedy", "random"], 4), {"executor": "fast"}, "executor"),
+        (("henpen", ["greedy", "random"], 4), {"on_progress": 3}, "on_progress"),
+        (("hens", ["greedy"] * 5, 4), {}, "2 to 4"),
+        (("henpen", ["greedy"] * 8, 4), {}, "players"),
+        (("hens", ["greedy", "random"], 4), {"rules": "x"}, "Rules"),
+    ],
+)
+def test_bad_input_is_a_value_error(args, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        run_tournament(*args, **kwargs)
+
+
+def test_hens_rules_must_match_the_bots():
+    from henkit.hens.rules import Rules
+
+    with pytest.raises(ValueError, match="3 players"):
+        run_tournament("hens", ["greedy", "random"], 2, rules=Rules(players=3))
+    t = run_tournament("hens", ["greedy", "random"], 2, rules=Rules(players=2, goal=3))
+    assert t.games == 2
