@@ -9,6 +9,6 @@ Figures are plain `go.Figure`s (light to send to a browser) and deterministic: t
 give the same figure JSON. Charts never compute odds themselves; they ask the engines.
 """
 
-from henkit.charts import henpen, hens, style
+from henkit.charts import arena, henpen, hens, style
 
-__all__ = ["henpen", "hens", "style"]
+__all__ = ["arena", "henpen", "hens", "style"]

@@ -1,0 +1,80 @@
+"""Tournament charts: win rates and mean scores with their 95% confidence intervals.
+
+The intervals are computed by `henkit.arena` (Wilson for win rates, mean +- 1.96 standard errors
+for scores); these charts only draw them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import plotly.graph_objects as go
+
+from henkit.arena import BotSummary, Tournament
+from henkit.charts.style import NEUTRAL_COLOUR, figure, layout, series_colour
+
+__all__ = ["mean_score_chart", "win_rate_chart"]
+
+
+def _rows(summary: Tournament | Sequence[BotSummary]) -> list[BotSummary]:
+    if isinstance(summary, Tournament):
+        return summary.summary()
+    if isinstance(summary, str | bytes) or not isinstance(summary, Sequence) or not summary:
+        raise ValueError("give a Tournament or a non-empty list of BotSummary "
+                         "(tournament.summary() or .seat_summary())")
+    for s in summary:
+        if not isinstance(s, BotSummary):
+            raise ValueError(f"summary rows must be BotSummary, not {type(s).__name__}")
+    return list(summary)
+
+
+def _label(s: BotSummary) -> str:
+    return s.bot if s.seat is None else f"{s.bot} (seat {s.seat})"
+
+
+def _bars(rows: list[BotSummary], value: str, low: str, high: str, fmt: str, what: str) -> dict:
+    labels = [_label(s) for s in rows]
+    if len(set(labels)) != len(labels):
+        raise ValueError(f"each bot (and seat) must appear once, not {labels}")
+    bots = list(dict.fromkeys(s.bot for s in rows))
+    y = [getattr(s, value) for s in rows]
+    lo = [getattr(s, low) for s in rows]
+    hi = [getattr(s, high) for s in rows]
+    return {
+        "type": "bar", "x": labels, "y": y,
+        "marker": {"color": [series_colour(bots.index(s.bot)) for s in rows]},
+        "error_y": {"type": "data", "symmetric": False,
+                    "array": [max(0.0, h - v) for h, v in zip(hi, y, strict=True)],
+                    "arrayminus": [max(0.0, v - low_) for v, low_ in zip(y, lo, strict=True)],
+                    "color": NEUTRAL_COLOUR, "thickness": 2, "width": 8},
+        "customdata": [[a, b, s.games, s.wins] for a, b, s in zip(lo, hi, rows, strict=True)],
+        "hovertemplate": (f"%{{x}}: {what} %{{y:{fmt}}}<br>95% interval %{{customdata[0]:{fmt}}}"
+                          f" to %{{customdata[1]:{fmt}}}<br>%{{customdata[3]:.4g}} wins in "
+                          "%{customdata[2]} games<extra></extra>"),
+    }
+
+
+def win_rate_chart(summary: Tournament | Sequence[BotSummary], title: str = "Win rates") -> go.Figure:
+    """Each bot's share of games won (shared wins split), with its Wilson 95% interval."""
+    rows = _rows(summary)
+    data: list[dict[str, Any]] = [_bars(rows, "win_rate", "win_low", "win_high", ".1%",
+                                        "won")]
+    games = sorted({s.games for s in rows})
+    note = f"{games[0]} games each" if len(games) == 1 else "games per bot vary"
+    lay = layout(f"{title} ({note}; bars: 95% confidence intervals)", "bot",
+                 "share of games won", chance_axis="y", showlegend=False,
+                 xaxis={"type": "category"}, yaxis={"range": [0, 1]})
+    return figure(data, lay)
+
+
+def mean_score_chart(
+    summary: Tournament | Sequence[BotSummary], title: str = "Mean scores", unit: str = "score"
+) -> go.Figure:
+    """Each bot's mean score with its 95% interval (unit: 'worms' for Henpen, 'points' for Hens)."""
+    rows = _rows(summary)
+    data: list[dict[str, Any]] = [_bars(rows, "mean_score", "score_low", "score_high", ".2f",
+                                        f"mean {unit}")]
+    lay = layout(f"{title} (bars: 95% confidence intervals)", "bot", f"mean {unit} per game",
+                 showlegend=False, xaxis={"type": "category"})
+    return figure(data, lay)
