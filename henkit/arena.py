@@ -18,6 +18,12 @@ bot (s + r) mod k in seat s). Every bot then plays every seat equally often (exa
 Hens deal and goal card), which removes both the seat advantage and some luck of the deal from a
 comparison. With `rotate=False`, bot i always sits in seat i and game g uses seed `seed + g`.
 Seat 0 plays first in Henpen; Hens picks its first player from the seed (its rulebook's rule).
+
+Executors: `executor=None` plays short tournaments (under SERIAL_BELOW games) in this process and
+longer ones on a shared process pool, one worker per core, started once and reused (workers start
+by "forkserver": forking a Jupyter kernel, which runs threads, is unsafe). As with any process
+pool, a *script* that runs a tournament must do so under `if __name__ == "__main__":` (notebooks
+need nothing). A Dask cluster: `run_tournament(..., executor=distributed.Client(addr).get_executor())`.
 """
 
 from __future__ import annotations

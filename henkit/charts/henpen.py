@@ -18,12 +18,13 @@ import plotly.graph_objects as go
 from henkit.charts.style import (
     EXACT_COLOUR,
     FAIL_COLOUR,
+    MIXED_COLOUR,
     NEUTRAL_COLOUR,
-    NO_CHOICE_COLOUR,
     ROLL_COLOUR,
     SEQUENTIAL_SCALE,
     SIMULATED_COLOUR,
     STOP_COLOUR,
+    TIE_COLOUR,
     face_colour,
     figure,
     layout,
@@ -217,6 +218,15 @@ def law_of_large_numbers_chart(
     return figure(data, lay)
 
 
+def _percent(p: Any) -> str:
+    """A chance as a short percentage that never shows a non-zero chance as 0: '<0.1%'."""
+    if p == 0:
+        return "0%"
+    if p == 1:
+        return "100%"
+    return "<0.1%" if p < Fraction(1, 1000) else f"{float(p):.1%}"
+
+
 # -- bust chance -------------------------------------------------------------------------------
 
 
@@ -230,11 +240,12 @@ def bust_heatmap(max_dice: int = 8) -> go.Figure:
     z = [[float(p) for p in row] for row in exact]
     text = [[_frac_text(p).removeprefix(" (= ").removesuffix(")") or str(p) for p in row]
             for row in exact]
+    shown = [[_percent(p) for p in row] for row in exact]
     data = [{
         "type": "heatmap", "x": dice, "y": taken_counts, "z": z, "zmin": 0, "zmax": 1,
         "colorscale": [list(s) for s in SEQUENTIAL_SCALE],
         "colorbar": {"title": {"text": "bust chance"}, "tickformat": ".0%"},
-        "texttemplate": "%{z:.1%}", "textfont": {"size": 14}, "customdata": text,
+        "text": shown, "texttemplate": "%{text}", "textfont": {"size": 14}, "customdata": text,
         "hovertemplate": ("%{x} dice to roll, %{y} faces taken:<br>bust chance %{z:.4f} "
                        "(= %{customdata})<extra></extra>"),
     }]
@@ -292,16 +303,18 @@ def end_distribution_chart(
     data = []
     for i, (name, d) in enumerate(dists.items()):
         probs = [d.fail, *(d.chance_exactly(t) for t in range(lo, hi + 1))]
-        colour = series_colour(i)
         data.append({
             "type": "bar", "name": name, "x": cats, "y": [float(p) for p in probs],
-            "marker": {"color": colour, "line": {"color": [FAIL_COLOUR] + [colour] * (hi - lo + 1),
-                                                "width": [3] + [0] * (hi - lo + 1)}},
+            "marker": {"color": series_colour(i)},
             "customdata": [_frac_text(p) for p in probs],
             "hovertemplate": f"{name}<br>end %{{x}}: %{{y:.4f}}%{{customdata}}<extra></extra>",
         })
+    # The "failed" column sits on a light band of the failure colour.
+    band = {"type": "rect", "xref": "x", "yref": "paper", "x0": -0.5, "x1": 0.5, "y0": 0,
+            "y1": 1, "fillcolor": FAIL_COLOUR, "opacity": 0.12, "line": {"width": 0},
+            "layer": "below"}
     lay = layout(title, "end of the turn: failed, or the total stopped at (with a worm)",
-                 "probability", chance_axis="y", barmode="group",
+                 "probability", chance_axis="y", barmode="group", shapes=[band],
                  xaxis={"type": "category", "categoryorder": "array", "categoryarray": cats})
     return figure(data, lay)
 
@@ -344,20 +357,36 @@ def chance_at_least_chart(
 
 # -- the solver's stop-or-roll map -------------------------------------------------------------
 
-_STOP, _ROLL, _MIXED = 1.0, 0.0, 0.5
+_ROLL, _MIXED, _TIE, _STOP = 0.0, 1 / 3, 2 / 3, 1.0
+
+
+def _node_decisions(solution: TurnSolution, idx: np.ndarray) -> list[str]:
+    """'stop', 'roll' or 'tie' (both worth the same) at each node of idx (rollable, with a worm)."""
+    sp, stop = solution.space, solution.policy.stop
+    eps = 0 if solution.exact else 1e-12 * solution.reward.scale  # the solver's own tie tolerance
+    out = []
+    for i in idx.tolist():
+        point = sp.point(i)
+        if abs(solution.value_if_stop(point) - solution.value_if_roll(point)) <= eps:
+            out.append("tie")
+        else:
+            out.append("stop" if stop[i] else "roll")
+    return out
 
 
 def policy_map(solution: TurnSolution, taken: Iterable[int] | None = None) -> go.Figure:
     """Where the optimal play stops or rolls, by total and dice left (worm already taken).
 
     With `taken` (a set of faces including the worm): the decision at every reachable moment
-    with exactly those faces taken. Without: over every set of taken faces with a worm,
-    'stop' or 'roll' when the solver always does so at that total and dice left, else 'depends'.
+    with exactly those faces taken. Without: over every set of taken faces with a worm, 'stop'
+    or 'roll' when the solver always does so at that total and dice left, else 'depends'.
+    'Same value' marks moments where stopping and rolling are worth exactly the same (e.g. both
+    certain to fail), where the solver's tie rule (stop) decides.
     """
     if not isinstance(solution, TurnSolution):
         raise ValueError(f"solution must be a TurnSolution (odds.solve_turn), not "
                          f"{type(solution).__name__}")
-    sp, stop = solution.space, solution.policy.stop[: solution.space.size]
+    sp = solution.space
     # Moments with a real choice: a worm is taken and a roll is possible.
     choice = sp.has_worm & sp.rollable
     if taken is not None:
@@ -376,46 +405,52 @@ def policy_map(solution: TurnSolution, taken: Iterable[int] | None = None) -> go
         raise ValueError(f"no moment of this turn has a stop-or-roll choice with {what}")
     dice = sorted(set(sp.n[idx].tolist()))
     totals = list(range(int(sp.total[idx].min()), int(sp.total[idx].max()) + 1))
-    stops = np.zeros((len(dice), len(totals)))
-    seen = np.zeros((len(dice), len(totals)))
-    row = {d: r for r, d in enumerate(dice)}
-    for i in idx.tolist():
-        r, c = row[int(sp.n[i])], int(sp.total[i]) - totals[0]
-        seen[r, c] += 1
-        stops[r, c] += bool(stop[i])
+    cells: dict[tuple[int, int], list[str]] = {}
+    for i, decision in zip(idx.tolist(), _node_decisions(solution, idx), strict=True):
+        cells.setdefault((int(sp.n[i]), int(sp.total[i])), []).append(decision)
     z: list[list[float | None]] = []
     text: list[list[str]] = []
-    for r in range(len(dice)):
+    for d in dice:
         zr: list[float | None] = []
         tr: list[str] = []
-        for c in range(len(totals)):
-            if not seen[r, c]:
+        for t in totals:
+            got = cells.get((d, t))
+            kinds = set(got or ()) - {"tie"}
+            if not got:
                 zr.append(None)
                 tr.append("")
-            elif stops[r, c] == seen[r, c]:
+            elif not kinds:
+                zr.append(_TIE)
+                tr.append("same value either way")
+            elif kinds == {"stop"}:
                 zr.append(_STOP)
                 tr.append("stop")
-            elif stops[r, c] == 0:
+            elif kinds == {"roll"}:
                 zr.append(_ROLL)
                 tr.append("roll")
             else:
                 zr.append(_MIXED)
-                tr.append(f"depends (stop in {int(stops[r, c])} of {int(seen[r, c])})")
+                tr.append(f"depends on the faces taken (stop in {got.count('stop')} of "
+                          f"{len(got)})")
         z.append(zr)
         text.append(tr)
-    scale = [[0.0, ROLL_COLOUR], [0.33, ROLL_COLOUR], [0.34, NO_CHOICE_COLOUR],
-             [0.66, NO_CHOICE_COLOUR], [0.67, STOP_COLOUR], [1.0, STOP_COLOUR]]
+    legend = (("stop", STOP_COLOUR), ("roll", ROLL_COLOUR), ("same value", TIE_COLOUR),
+              ("depends on the faces taken", MIXED_COLOUR))
+    scale = [[0.0, ROLL_COLOUR], [0.16, ROLL_COLOUR], [0.17, MIXED_COLOUR], [0.5, MIXED_COLOUR],
+             [0.51, TIE_COLOUR], [0.83, TIE_COLOUR], [0.84, STOP_COLOUR], [1.0, STOP_COLOUR]]
     data: list[dict[str, Any]] = [{
-        "type": "heatmap", "x": totals, "y": dice, "z": z, "zmin": 0, "zmax": 1, "colorscale": scale,
-        "showscale": False, "customdata": text, "xgap": 1, "ygap": 1,
+        "type": "heatmap", "x": totals, "y": dice, "z": z, "zmin": 0, "zmax": 1,
+        "colorscale": scale, "showscale": False, "customdata": text, "xgap": 1, "ygap": 1,
         "hovertemplate": "total %{x}, %{y} dice left: %{customdata}<extra></extra>",
     }]
-    for label, colour in (("stop", STOP_COLOUR), ("roll", ROLL_COLOUR),
-                          ("depends on the faces taken", NO_CHOICE_COLOUR)):
-        if label.startswith("depends") and taken is not None:
+    shown = {x.split(" (")[0] for row in text for x in row if x}
+    for label, colour in legend:
+        if label == "same value" and "same value either way" not in shown:
             continue
-        data.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None], "name": label,
-                         "marker": {"color": colour, "symbol": "square", "size": 16}})
+        if label.startswith("depends") and "depends on the faces taken" not in shown:
+            continue
+        data.append({"type": "scatter", "mode": "markers", "x": [None], "y": [None],
+                     "name": label, "marker": {"color": colour, "symbol": "square", "size": 16}})
     lay = layout(f"The optimal play: stop or roll? ({what})", "total so far", "dice left to roll",
                  xaxis={"dtick": 2}, yaxis={"dtick": 1},
                  legend={"orientation": "h", "y": -0.25})

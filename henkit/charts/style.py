@@ -40,8 +40,10 @@ STOP_COLOUR = "#009E73"
 """The solver says stop."""
 ROLL_COLOUR = "#56B4E9"
 """The solver says roll."""
-NO_CHOICE_COLOUR = "#DDDDDD"
-"""A moment with no choice (cannot stop yet, or the turn ends by itself)."""
+TIE_COLOUR = "#E6E6E6"
+"""Stopping and rolling are worth the same."""
+MIXED_COLOUR = "#999999"
+"""The solver's choice depends on something not shown (e.g. which faces are taken)."""
 
 SERIES_COLOURS: tuple[str, ...] = (
     "#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#D55E00", "#F0E442", "#000000",

@@ -139,7 +139,9 @@ def test_bust_heatmap_cells_are_exact_bust_chances():
             want = brute_bust(d, k) if d <= 4 else Fraction(k, 6) ** d  # (k/6)^d: independent dice
             assert hm.z[k][d - 1] == float(want)
     assert list(hm.z[0]) == [0.0] * 8 and list(hm.z[6]) == [1.0] * 8
-    assert hm.texttemplate  # every cell is annotated with its value
+    assert hm.texttemplate == "%{text}"  # every cell is annotated with its value
+    assert hm.text[0][0] == "0%" and hm.text[6][7] == "100%" and hm.text[2][1] == "11.1%"
+    assert hm.text[1][7] == "<0.1%"  # 1/6^8 is small but not 0
     assert all(axis_titles(fig))
 
 
@@ -221,7 +223,11 @@ def test_policy_map_for_a_taken_set_matches_the_solver(solution):
             if point not in solution.space:
                 assert label == "" and hm.z[r][c] is None
                 continue
-            assert label == solution.best_decision(point)
+            if label == "same value either way":
+                assert solution.value_if_stop(point) == pytest.approx(solution.value_if_roll(point))
+            else:
+                assert label == solution.best_decision(point)
+                assert solution.value_if_stop(point) != pytest.approx(solution.value_if_roll(point))
             checked += 1
     assert checked > 10
     assert {"stop", "roll"} <= {x for row in hm.customdata for x in row}
@@ -230,8 +236,26 @@ def test_policy_map_for_a_taken_set_matches_the_solver(solution):
 def test_policy_map_overall_says_depends_only_where_the_solver_differs(solution):
     hm = ch.policy_map(solution).data[0]
     labels = {x.split(" ")[0] for row in hm.customdata for x in row if x}
-    assert {"stop", "roll", "depends"} <= labels
+    assert labels == {"stop", "roll", "depends", "same"}
+    sp = solution.space
+    for r, dice in enumerate(hm.y):
+        for c, total in enumerate(hm.x):
+            label = hm.customdata[r][c]
+            if not label.startswith("depends"):
+                continue
+            moments = [sp.point(i) for i in range(sp.size)
+                       if sp.n[i] == dice and sp.total[i] == total and sp.has_worm[i]
+                       and sp.rollable[i]]
+            decisions = {solution.best_decision(p) for p in moments}
+            assert decisions == {"stop", "roll"}
     assert all(axis_titles(ch.policy_map(solution)))
+
+
+def test_policy_map_marks_worthless_choices_as_same_value(solution):
+    # One die left at a total of 11: the most one die adds is 5, short of 21, so stopping and
+    # rolling both fail for sure (worth 0 worms with a full grill).
+    hm = ch.policy_map(solution).data[0]
+    assert hm.customdata[list(hm.y).index(1)][list(hm.x).index(11)] == "same value either way"
 
 
 @pytest.mark.parametrize("taken", [{1, 2}, set(FACES), "W", 7])
