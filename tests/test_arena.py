@@ -6,6 +6,8 @@ import math
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from henkit import arena
 from henkit.arena import mean_interval, run_tournament, wilson_interval
@@ -200,3 +202,17 @@ def test_hens_rules_must_match_the_bots():
         run_tournament("hens", ["greedy", "random"], 2, rules=Rules(players=3))
     t = run_tournament("hens", ["greedy", "random"], 2, rules=Rules(players=2, goal=3))
     assert t.games == 2
+
+
+# -- properties --------------------------------------------------------------------------------
+
+
+
+@given(st.integers(1, 10_000).flatmap(lambda n: st.tuples(st.integers(0, n), st.just(n))))
+def test_wilson_interval_contains_p_and_narrows_with_more_games(case):
+    wins, games = case
+    low, high = wilson_interval(wins, games)
+    assert 0 <= low <= wins / games <= high <= 1
+    # The same share of wins over 4x the games gives a narrower interval.
+    low4, high4 = wilson_interval(4 * wins, 4 * games)
+    assert high4 - low4 < high - low

@@ -8,6 +8,8 @@ from fractions import Fraction
 import numpy as np
 import plotly.graph_objects as go
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from henkit.charts import henpen as ch
 from henkit.charts.style import FAIL_COLOUR, TEMPLATE
@@ -348,3 +350,18 @@ def test_figures_are_plain_deterministic_and_use_the_template(dists, solution):
         assert a.to_json() == b.to_json()
         assert a.layout.template.layout.font.size == TEMPLATE.layout.font.size
         assert a.layout.title.text
+
+
+# -- properties --------------------------------------------------------------------------------
+
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(1, 10), st.sampled_from(FACES))
+def test_one_roll_chart_is_a_binomial_distribution(n, face):
+    bar = ch.roll_count_chart(n, face).data[0]
+    exact = ch.face_count_distribution(n, face)
+    assert sum(exact) == 1
+    # Each die shows the face with chance 1/6 independently: the mean count is n/6.
+    assert sum(k * p for k, p in enumerate(exact)) == Fraction(n, 6)
+    assert list(bar.y) == [float(p) for p in exact]
