@@ -48,6 +48,8 @@ CELL_OF: tuple[Cell | None, ...] = tuple(
     (i // STRIDE - OFF, i % STRIDE - OFF) if i % STRIDE < 6 else None for i in range(NBITS)
 )
 VALID_CELLS = frozenset(c for c in CELL_OF if c is not None)
+BIT_OF: dict[Cell, int] = {c: i for i, c in enumerate(CELL_OF) if c is not None}
+"""The bit index of every valid cell (a lookup also checks that a cell is valid)."""
 ROW_BITS = tuple(sum(1 << bit((r, c)) for c in range(-1, 5)) for r in range(-1, 5))
 COL_BITS = tuple(sum(1 << bit((r, c)) for r in range(-1, 5)) for c in range(-1, 5))
 
@@ -277,12 +279,12 @@ class Barnyard:
         k = card(k)
         cell = check_cell(cell)
         self.check_place(k, cell, coop)
-        return self._put(k, cell, coop)
+        return self._put(k, bit(cell), coop)
 
-    def _put(self, k: int, cell: Cell, coop: bool) -> Barnyard:
-        """Place without checking; shifts the frame when the card goes at row or col -1."""
+    def _put(self, k: int, i: int, coop: bool) -> Barnyard:
+        """Place card k at cell bit i without checking; shifts the frame when the card goes at
+        row or col -1."""
         new = object.__new__(Barnyard)
-        i = bit(cell)
         b = 1 << i
         grid = list(self.grid)
         grid[i] = COOP + k if coop else k
@@ -303,7 +305,7 @@ class Barnyard:
             new.e2 = self.e2 | b if eggs >= 2 else self.e2
             new.e3 = self.e3 | b if eggs >= 3 else self.e3
             new.medals = self.medals + MEDALS_OF[k]
-        r, c = cell
+        r, c = CELL_OF[i]
         if self.n == 0:
             new.h = new.w = 1
         else:

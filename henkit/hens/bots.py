@@ -265,7 +265,7 @@ class LookaheadBot(GreedyBot):
                 moves.append((self._worst(ev, hand), i, True))
             scored = []
             for k, i, coop in moves:
-                yard = ev.yard._put(k, CELL_OF[i], coop)
+                yard = ev.yard._put(k, i, coop)
                 now = Evaluator(yard, v.goal)
                 scored.append((now.now, k, i, coop, yard, now))
             scored.sort(key=lambda t: -t[0])

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from henkit.hens.barnyard import COL_BITS, ROW_BITS, STRIDE, Barnyard, Cell, bit, check_cell
+from henkit.hens.barnyard import (
+    COL_BITS,
+    ROW_BITS,
+    STRIDE,
+    Barnyard,
+    Cell,
+    bit,
+    check_cell,
+    spread,
+)
 from henkit.hens.goals import GOALS, Facts, goal_card
 
 STEPS = ("largest group", "rooster group", "medals", "chicken coops", "top goal", "bottom goal")
@@ -251,7 +260,19 @@ def score(barnyard: Barnyard, goal: int | None = None, rooster: Cell | None | ob
 
 def group_sizes(barnyard: Barnyard) -> list[int]:
     """Sizes of every group of hens (lone hens as 1), largest first."""
-    return [g.size for g in barnyard.groups()]
+    sizes = []
+    for m in barnyard.breeds:  # the flood fill of Barnyard.groups, without building Groups
+        while m:
+            comp = m & -m
+            while True:
+                grown = (comp | spread(comp)) & m
+                if grown == comp:
+                    break
+                comp = grown
+            m ^= comp
+            sizes.append(comp.bit_count())
+    sizes.sort(reverse=True)
+    return sizes
 
 
 def tiebreak_key(barnyard: Barnyard, goal: int | None) -> tuple[int, int, int, int]:

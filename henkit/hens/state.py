@@ -11,7 +11,7 @@ draw is a fresh chance outcome, which is the same as drawing from a shuffled dec
 
 from __future__ import annotations
 
-from bisect import insort
+from bisect import bisect_left, bisect_right
 from fractions import Fraction
 from typing import Any
 
@@ -32,8 +32,8 @@ from henkit.hens.actions import (
     draw,
 )
 from henkit.hens.barnyard import (
+    BIT_OF,
     CELL_OF,
-    VALID_CELLS,
     Barnyard,
     bit,
     bit_list,
@@ -219,18 +219,28 @@ class HensState:
         if self.round == 1:
             return False
         p, piles = self.player, self.piles
-        return any(piles[q] for q in range(self.n) if q != p)
+        for q in range(self.n):
+            if q != p and piles[q]:
+                return True
+        return False
 
-    def _hen_masks(self) -> tuple[tuple[Card, ...], list[int], int]:
+    def _hen_masks(self) -> tuple[list[Card], list[int], int]:
         """(distinct cards in hand, the cell mask of each as a hen, the frontier mask)."""
-        yard = self.yards[self.player]
-        kinds = tuple(dict.fromkeys(self.hands[self.player]))  # hands are sorted
+        p = self.player
+        yard = self.yards[p]
         front = yard._frontier()
         hen, breeds, nums = yard.hen, yard.breeds, yard.nums
-        masks = []
-        for k in kinds:  # the same test as Barnyard._hen_mask, inlined for speed
+        kinds, masks = [], []
+        last = None
+        for k in self.hands[p]:  # hands are sorted: copies of a card come together
+            if k == last:
+                continue
+            last = k
+            # The same test as Barnyard._hen_mask, inlined: this runs for every card in every
+            # placement. A hen may not touch a hen of another breed whose number is not +-1.
             n = NUMBER_OF[k]
             bad = hen & ~breeds[BREED_OF[k]] & ~nums[n - 1] & ~nums[n + 1]
+            kinds.append(k)
             masks.append(front & ~spread(bad) if bad else front)
         return kinds, masks, front
 
@@ -270,14 +280,18 @@ class HensState:
         ph = self.phase
         if ph == PLACE:
             kinds, masks, front = self._hen_masks()
-            sizes = [m.bit_count() for m in masks]
+            hens = 0
+            for m in masks:
+                hens += m.bit_count()
             cells = front.bit_count()
-            i = randbelow(rng, sum(sizes) + len(kinds) * cells)
-            for k, m, size in zip(kinds, masks, sizes):
-                if i < size:
-                    return PLACE_AT[k][bit_list(m)[i]]
-                i -= size
-            j, i = divmod(i, cells)  # coops: card by card, cells in order within a card
+            i = randbelow(rng, hens + len(kinds) * cells)
+            if i < hens:
+                for k, m in zip(kinds, masks):
+                    size = m.bit_count()
+                    if i < size:
+                        return PLACE_AT[k][bit_list(m)[i]]
+                    i -= size
+            j, i = divmod(i - hens, cells)  # coops: card by card, cells in order within a card
             return COOP_AT[kinds[j]][bit_list(front)[i]]
         if ph == DRAW:
             sources = self._sources()
@@ -311,12 +325,7 @@ class HensState:
         """The state after `action`; ValueError (naming the rule) if it is not legal here."""
         ph = self.phase
         p = self.player
-        if ph == CHANCE_DRAW:
-            return self._apply_chance(action)
-        if ph == PLACE:
-            if type(action) is Place or type(action) is PlaceCoop:
-                return self._apply_place(action)
-            raise self._wrong(action, "place a card (Place or PlaceCoop)")
+        # Phases in the order of how often they come up in a game (draws are most common).
         if ph == DRAW:
             if type(action) is not Draw:
                 raise self._wrong(action, "draw a card (Draw)")
@@ -335,6 +344,12 @@ class HensState:
             s.piles = tuple(piles)
             s._gain(top)
             return s
+        if ph == CHANCE_DRAW:
+            return self._apply_chance(action)
+        if ph == PLACE:
+            if type(action) is Place or type(action) is PlaceCoop:
+                return self._apply_place(action)
+            raise self._wrong(action, "place a card (Place or PlaceCoop)")
         if ph == DISCARD:
             if type(action) is not Discard:
                 raise self._wrong(action, "discard a card (Discard)")
@@ -346,11 +361,10 @@ class HensState:
                     f"({' '.join(map(str, hand))})"
                 )
             s = self._copy()
-            h = list(hand)
-            h.remove(k)
-            s.hands = _set(self.hands, p, tuple(h))
+            i = hand.index(k)
+            s.hands = _set(self.hands, p, hand[:i] + hand[i + 1:])
             s.piles = _set(self.piles, p, self.piles[p] + (CARDS[int(k)],))
-            if len(h) > HAND_SIZE:
+            if len(hand) > HAND_SIZE + 1:
                 return s
             s._end_turn()
             return s
@@ -383,9 +397,9 @@ class HensState:
     def _gain(self, k: Card) -> None:
         """(On a fresh copy) the current player takes card k into their hand."""
         p = self.player
-        h = list(self.hands[p])
-        insort(h, k)
-        self.hands = _set(self.hands, p, tuple(h))
+        hand = self.hands[p]
+        i = bisect_right(hand, k)  # hands stay sorted
+        self.hands = _set(self.hands, p, hand[:i] + (k,) + hand[i:])
         self.draws += 1
         self.drawn += 1
         self.phase = DRAW
@@ -393,15 +407,17 @@ class HensState:
             self.phase = PLACE
 
     def _apply_chance(self, outcome: Any) -> HensState:
-        try:
-            k = card(outcome)
-        except ValueError:
-            raise ValueError(f"{outcome!r} is not a chance outcome: the deck brings a card") from None
+        k = outcome
+        if type(k) is not Card:  # sample_chance gives Cards; accept 'Pa3' or an int too
+            try:
+                k = card(outcome)
+            except ValueError:
+                raise ValueError(
+                    f"{outcome!r} is not a chance outcome: the deck brings a card") from None
         deck = self.deck
-        try:
-            i = deck.index(k)
-        except ValueError:
-            raise ValueError(f"the deck holds no {k}: it cannot be drawn") from None
+        i = bisect_left(deck, k)  # the deck is sorted
+        if i == len(deck) or deck[i] != k:
+            raise ValueError(f"the deck holds no {k}: it cannot be drawn")
         s = self._copy()
         s.deck = deck[:i] + deck[i + 1:]
         s._gain(CARDS[k])
@@ -418,20 +434,21 @@ class HensState:
             )
         k = CARDS[int(k)]
         cell = action.cell
-        if cell not in VALID_CELLS:
-            cell = check_cell(cell)
+        i = BIT_OF.get(cell)  # None for anything but a valid (row, col) tuple
+        if i is None:
+            cell = check_cell(cell)  # raises, or accepts a list such as [0, 1]
+            i = bit(cell)
         coop = type(action) is PlaceCoop
         yard = self.yards[p]
         mask = yard._frontier() if coop else yard._hen_mask(k)
-        if not (mask >> bit(cell) & 1):
+        if not (mask >> i & 1):
             yard.check_place(k, cell, coop)  # raises the precise reason
             raise ValueError(f"{action} is not allowed here")  # pragma: no cover - safety net
         s = self._copy()
-        s.yards = _set(self.yards, p, yard._put(k, cell, coop))
-        h = list(hand)
-        h.remove(k)
-        s.hands = _set(self.hands, p, tuple(h))
-        if len(h) > HAND_SIZE:
+        s.yards = _set(self.yards, p, yard._put(k, i, coop))
+        j = hand.index(k)
+        s.hands = _set(self.hands, p, hand[:j] + hand[j + 1:])
+        if len(hand) > HAND_SIZE + 1:
             s.phase = DISCARD
         else:
             s._end_turn()  # H8: a player who drew fewer than two cards discards only down to 4
@@ -517,7 +534,10 @@ class HensState:
     @property
     def removed_breeds(self) -> tuple[str, ...]:
         """Codes of the breeds taken out of the deck for this player count."""
-        return tuple(BREEDS[i].code for i in self.removed)
+        codes = _REMOVED_CODES.get(self.removed)  # every view asks: look it up, don't rebuild
+        if codes is None:
+            codes = _REMOVED_CODES[self.removed] = tuple(BREEDS[i].code for i in self.removed)
+        return codes
 
     def all_cards(self) -> list[Card]:
         """Every card of the game wherever it is: deck, hands, discard piles and barnyards."""
@@ -619,6 +639,7 @@ class HensState:
 
 
 _view_of = None
+_REMOVED_CODES: dict[tuple[int, ...], tuple[str, ...]] = {}
 
 
 def _set(t: tuple, i: int, v: Any) -> tuple:

@@ -75,11 +75,12 @@ def view_of(state: HensState, player: int) -> HensView:
     """The view of `state` from `player`'s seat."""
     if not isinstance(player, int) or not 0 <= player < state.n:
         raise ValueError(f"player must be 0-{state.n - 1}, not {player!r}")
-    yards = tuple(y if q == player else y.hidden() for q, y in enumerate(state.yards))
+    yards = [y.hidden() for y in state.yards]  # bots look ~200 times a game: keep it lean
+    yards[player] = state.yards[player]
     return HensView(
         player, state.n, state.goal, state.removed_breeds, state.first, state.round,
         PHASES[state.phase], state.player, state.draws, state.hands[player],
-        tuple(len(h) for h in state.hands), yards, state.piles, len(state.deck), state.chosen,
+        tuple(map(len, state.hands)), tuple(yards), state.piles, len(state.deck), state.chosen,
         state.choices[player], state.rules,
     )
 

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from henkit.core import make_rng
+from henkit.hens.scoring import group_sizes
 from henkit.hens.state import randbelow
 
 from .helpers import random_game
@@ -34,3 +35,13 @@ def test_random_action_has_no_move_once_the_game_is_over():
     end = random_game(2, 0).state
     with pytest.raises(ValueError, match="game is over"):
         end.random_action(make_rng(0))
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_group_sizes_match_the_groups_found_cell_by_cell(seed, players):
+    g = random_game(players, seed)
+    for s in g.states[::17] + [g.state]:
+        for y in s.yards:
+            assert group_sizes(y) == [grp.size for grp in y.groups()]
+            assert sum(group_sizes(y)) == y.hen.bit_count()
