@@ -38,6 +38,8 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from dataclasses import dataclass
 from typing import Any
 
+from henkit.checks import whole
+
 __all__ = [
     "GAMES",
     "BotSummary",
@@ -336,11 +338,6 @@ def _check_rules(game: str, rules: Any, players: int) -> Any:
     return rules
 
 
-def _whole(x: object, what: str, low: int) -> int:
-    if isinstance(x, bool) or not isinstance(x, int) or x < low:
-        raise ValueError(f"{what} must be a whole number of at least {low}, not {x!r}")
-    return x
-
 
 def run_tournament(
     game: str,
@@ -374,11 +371,11 @@ def run_tournament(
     specs = tuple(bots)
     labels = _labels(game, specs)  # also checks every spec (ValueError naming the bots)
     rules = _check_rules(game, rules, len(specs))
-    games = _whole(games, "games", 1)
-    seed = _whole(seed, "seed", 0)
+    games = whole(games, "games", 1)
+    seed = whole(seed, "seed", 0)
     if chunk_size is None:
         chunk_size = max(1, min(50, math.ceil(games / 20)))
-    chunk_size = _whole(chunk_size, "chunk_size", 1)
+    chunk_size = whole(chunk_size, "chunk_size", 1)
     if executor is not None and not isinstance(executor, Executor) and not callable(
         getattr(executor, "submit", None)
     ):

@@ -30,6 +30,7 @@ from henkit.charts.style import (
     layout,
     series_colour,
 )
+from henkit.checks import whole
 from henkit.core import make_rng
 from henkit.henpen.advice import Position, solution_for
 from henkit.henpen.dice import FACES, WORM, check_face, face_name, roll_outcomes, roll_probabilities
@@ -65,14 +66,6 @@ MAX_LINE_POINTS = 2000
 """A running-frequency line keeps at most this many points (spread evenly on a log scale)."""
 
 
-def _whole(x: object, what: str, low: int, high: int | None = None) -> int:
-    if isinstance(x, bool) or not isinstance(x, int | np.integer):
-        raise ValueError(f"{what} must be a whole number, not {x!r}")
-    if x < low or (high is not None and x > high):
-        allowed = f"from {low} to {high}" if high is not None else f"at least {low}"
-        raise ValueError(f"{what} must be {allowed}, not {x}")
-    return int(x)
-
 
 def _frac_text(p: Any) -> str:
     """' (= 1/6)' for a Fraction that is not 0 or 1, else ''."""
@@ -86,7 +79,7 @@ def _frac_text(p: Any) -> str:
 
 def face_count_distribution(n: int, face: int = WORM) -> tuple[Fraction, ...]:
     """Exact chance that exactly k of n dice show `face`, k = 0..n (summed from the engine's rolls)."""
-    n = _whole(n, "n (dice rolled)", 1, 20)
+    n = whole(n, "n (dice rolled)", 1, 20)
     face = check_face(face)
     out = [Fraction(0)] * (n + 1)
     for counts, p in zip(roll_outcomes(n), roll_probabilities(n), strict=True):
@@ -96,9 +89,9 @@ def face_count_distribution(n: int, face: int = WORM) -> tuple[Fraction, ...]:
 
 def simulate_face_counts(n: int, face: int, rolls: int, seed: Any = 0) -> np.ndarray:
     """How many dice show `face` in each of `rolls` seeded rolls of n dice (engine's roll table)."""
-    n = _whole(n, "n (dice rolled)", 1, 20)
+    n = whole(n, "n (dice rolled)", 1, 20)
     face = check_face(face)
-    rolls = _whole(rolls, "rolls", 1)
+    rolls = whole(rolls, "rolls", 1)
     rng = make_rng(seed)
     counts, _probs, cumulative = _roll_table(n)
     # One uniform per roll, looked up in the cumulative table: the same draw as dice.sample_roll.
@@ -232,7 +225,7 @@ def _percent(p: Any) -> str:
 
 def bust_heatmap(max_dice: int = 8) -> go.Figure:
     """Exact chance that the next roll is a bust, by dice left (1..max_dice) and faces taken (0..6)."""
-    max_dice = _whole(max_dice, "max_dice", 1, 20)
+    max_dice = whole(max_dice, "max_dice", 1, 20)
     dice = list(range(1, max_dice + 1))
     taken_counts = list(range(len(FACES) + 1))
     # The chance depends only on how many faces are taken, so any k faces will do.
@@ -287,7 +280,7 @@ def policy_distributions(
         sol = solve_turn(position_reward(rules=rules), rules=rules, exact=exact)
         out["optimal (expected worms)"] = sol.end_distribution()
     for t in thresholds:
-        pol = threshold_policy(_whole(t, "threshold", 0), rules=rules)
+        pol = threshold_policy(whole(t, "threshold", 0), rules=rules)
         out[f"stop at {t}"] = pol.end_distribution(exact=exact)
     return out
 
@@ -334,7 +327,7 @@ def chance_at_least_chart(
     ts = list(rules.tiles if targets is None else targets)
     if not ts:
         raise ValueError("targets must list at least one total")
-    ts = [_whole(t, "target", 0) for t in ts]
+    ts = [whole(t, "target", 0) for t in ts]
     data = []
     for i, (name, d) in enumerate(dists.items()):
         data.append({

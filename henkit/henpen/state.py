@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from henkit.checks import whole
 from henkit.core import CHANCE, TERMINAL
 from henkit.henpen.actions import ROLL, Action, Roll, Stop, Take
 from henkit.henpen.dice import (
@@ -450,12 +451,12 @@ class State:
                 grill=_ints(data["grill"], "grill"),
                 stacks=tuple(_ints(s, "a stack") for s in data["stacks"]),
                 out_of_play=_ints(data.get("out_of_play", []), "out_of_play"),
-                player=_int(data["player"], "player"),
+                player=whole(data["player"], "player"),
                 phase=data["phase"],
                 kept=_ints(data["kept"], "kept"),
                 roll=_ints(data["roll"], "roll") if data.get("roll") is not None else None,
                 last_turn=TurnEnd.from_dict(data["last_turn"]) if data.get("last_turn") else None,
-                turns_played=_int(data.get("turns_played", 0), "turns_played"),
+                turns_played=whole(data.get("turns_played", 0), "turns_played"),
             )
         except (KeyError, TypeError) as e:
             raise ValueError(f"malformed Henpen state: {e}") from None
@@ -495,13 +496,7 @@ class State:
         return "\n".join(lines)
 
 
-def _int(x: Any, what: str) -> int:
-    if isinstance(x, bool) or not isinstance(x, int):
-        raise ValueError(f"{what} must be a whole number, not {x!r}")
-    return x
-
-
 def _ints(xs: Any, what: str) -> tuple[int, ...]:
     if not isinstance(xs, list | tuple):
         raise ValueError(f"{what} must be a list of whole numbers, not {xs!r}")
-    return tuple(_int(x, what) for x in xs)
+    return tuple(whole(x, what) for x in xs)

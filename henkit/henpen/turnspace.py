@@ -33,6 +33,7 @@ from typing import Any
 
 import numpy as np
 
+from henkit.checks import whole
 from henkit.henpen.dice import FACES, SIDES, WORM, check_face, face_name, face_value
 
 MAX_DICE = 20
@@ -56,14 +57,6 @@ def mask_faces(mask: int) -> frozenset[int]:
     return frozenset(f for f in FACES if mask >> (f - 1) & 1)
 
 
-def _check_int(x: object, what: str, low: int, high: int | None = None) -> int:
-    if isinstance(x, bool) or not isinstance(x, int | np.integer):
-        raise ValueError(f"{what} must be a whole number, not {x!r}")
-    if x < low or (high is not None and x > high):
-        allowed = f"from {low} to {high}" if high is not None else f">= {low}"
-        raise ValueError(f"{what} must be {allowed}, not {x}")
-    return int(x)
-
 
 @dataclass(frozen=True)
 class TurnPoint:
@@ -74,11 +67,11 @@ class TurnPoint:
     total: int = 0
 
     def __post_init__(self) -> None:
-        _check_int(self.dice_left, "dice_left", 0, MAX_DICE)
+        whole(self.dice_left, "dice_left", 0, MAX_DICE)
         if isinstance(self.taken, str | bytes) or not isinstance(self.taken, Iterable):
             raise ValueError(f"taken must be a set of faces 1..6, not {self.taken!r}")
         object.__setattr__(self, "taken", mask_faces(faces_mask(self.taken)))
-        _check_int(self.total, "total", 0)
+        whole(self.total, "total", 0)
         if not self.taken and (self.total != 0 or self.dice_left == 0):
             raise ValueError(
                 "with nothing taken yet the total must be 0 and at least one die must be left "
@@ -141,7 +134,7 @@ class TurnPoint:
 def check_roll(roll: Any, point: TurnPoint) -> tuple[int, ...]:
     """Return `roll` as a counts tuple if it is a roll of the point's dice, else ValueError."""
     try:
-        counts = tuple(_check_int(c, "a roll count", 0) for c in roll)
+        counts = tuple(whole(c, "a roll count", 0) for c in roll)
     except TypeError:
         raise ValueError(f"a roll is {SIDES} counts (1s..5s, worms), not {roll!r}") from None
     if len(counts) != SIDES or sum(counts) != point.dice_left:
@@ -450,7 +443,7 @@ class TurnPolicy:
 def threshold_policy_on(space: TurnSpace, threshold: int) -> TurnPolicy:
     """Stop once the total is >= threshold with a worm; take worms while none are taken, else
     the face setting aside the most points (ties: the higher face, a worm above a 5)."""
-    threshold = _check_int(threshold, "threshold", 0)
+    threshold = whole(threshold, "threshold", 0)
     stop = ~space.rollable | (space.has_worm & (space.total >= threshold))
     first = space.pair_edge_start[:-1]
     wants_worm = (space.edge_face == WORM) & ~space.has_worm[space.pair_node[space.edge_pair]]
