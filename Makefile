@@ -1,11 +1,16 @@
-# Two jobs from a clean clone: `make serve` (the kit for a class) and `make test` (the whole suite).
+# Two jobs from a clean clone: `make serve` (the dashboards for a class) and `make test` (the whole
+# suite, browser tests included). `make lab` opens the notebooks in JupyterLab for a teacher.
+#   make serve                       dashboards on http://127.0.0.1:8866/ (this machine only)
+#   make serve HOST=0.0.0.0 PORT=80  dashboards for a class network
+#   make serve POOL=4                keep 4 preheated kernels per dashboard (about 150 MB each)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
-PORT   ?= 8888
+PORT   ?= 8866
+POOL   ?= 1
 
-.PHONY: serve test bench lint clean
+.PHONY: serve lab test browser bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -24,15 +29,33 @@ $(VENV)/.bench: pyproject.toml | $(BIN)/python
 	$(BIN)/pip install --quiet -e ".[bench]"
 	touch $@
 
+# Voilà with preheated kernels, idle culling and no silent port change: dashboards/voila.json.
 serve: $(VENV)/.kit
+	HOST=$(HOST) PORT=$(PORT) POOL=$(POOL) HENKIT_PYTHON=$(CURDIR)/$(BIN)/python \
+		dashboards/serve.sh
+
+lab: $(VENV)/.kit
 	$(BIN)/jupyter lab --no-browser --allow-root --ip=$(HOST) --port=$(PORT) \
 		--ServerApp.port_retries=0 --notebook-dir=notebooks
 
-test: $(VENV)/.test
+# The browser tests drive Debian's Chromium (never a downloaded one): install it when missing.
+browser: | $(BIN)/python
+	@if [ ! -x /usr/bin/chromium ]; then \
+		echo "make: /usr/bin/chromium is missing; installing Debian's chromium with apt-get"; \
+		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+		{ $$sudo apt-get update -qq && \
+		  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq chromium; } \
+			>$(VENV)/apt-chromium.log 2>&1 || { cat $(VENV)/apt-chromium.log; \
+			echo "make: ERROR: could not install chromium; the browser tests need /usr/bin/chromium"; \
+			exit 1; }; \
+		test -x /usr/bin/chromium || { echo "make: ERROR: apt-get ran but /usr/bin/chromium is missing"; exit 1; }; \
+	fi
+
+test: $(VENV)/.test browser
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
-bench: $(VENV)/.bench
+bench: $(VENV)/.bench browser
 	$(BIN)/python -m benchmarks
 
 lint: $(VENV)/.test

@@ -1,0 +1,231 @@
+"""Serve the dashboards with Voilà and drive them with Debian's Chromium (tests and benchmark)."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DASHBOARDS = ROOT / "dashboards"
+SITE = DASHBOARDS / "site"
+SCREENSHOTS = DASHBOARDS / "screenshots"
+CHROMIUM = "/usr/bin/chromium"
+# Flags from the project standards; the resolver rule makes every host but the server's
+# unreachable, so a page that needs a CDN fails here as it would in an offline classroom.
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+    "--host-resolver-rules=MAP * ~NOTFOUND , EXCLUDE 127.0.0.1",
+]
+VIEWPORT = {"width": 1280, "height": 900}
+
+
+def dashboards() -> list[str]:
+    """The published dashboards: notebook links in dashboards/site/, sorted by name."""
+    return sorted(p.name for p in SITE.glob("*.ipynb"))
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that nothing listens on right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def isolated_env(home: Path) -> dict[str, str]:
+    """os.environ with Jupyter, IPython and everything else that writes under ~ sent to `home`."""
+    env = dict(os.environ)
+    env.update(
+        HOME=str(home),
+        JUPYTER_CONFIG_DIR=str(home / "jupyter-config"),
+        JUPYTER_DATA_DIR=str(home / "jupyter-data"),
+        JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
+        IPYTHONDIR=str(home / "ipython"),
+        MPLCONFIGDIR=str(home / "matplotlib"),
+    )
+    env.pop("JUPYTER_PATH", None)  # serve.sh sets it to the dashboards' template
+    return env
+
+
+@dataclass
+class VoilaServer:
+    """One Voilà process started by dashboards/serve.sh on 127.0.0.1, stopped by its own pid."""
+
+    port: int
+    pool: int = 1
+    extra_args: tuple[str, ...] = ()
+    home: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="henkit-voila-")))
+    process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        """The server's root URL, ending in a slash."""
+        return f"http://127.0.0.1:{self.port}/"
+
+    def dashboard_url(self, name: str) -> str:
+        """Where Voilà renders dashboards/site/<name>."""
+        return f"{self.url}voila/render/{name}"
+
+    @property
+    def log_path(self) -> Path:
+        """Voilà's log (stdout and stderr)."""
+        return self.home / "voila.log"
+
+    def log(self) -> str:
+        """Everything Voilà has logged so far."""
+        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+
+    def start(self, timeout: float = 60) -> VoilaServer:
+        """Start Voilà and wait until the landing page answers; raise with the log if it doesn't."""
+        env = isolated_env(self.home)
+        env.update(
+            HOST="127.0.0.1",
+            PORT=str(self.port),
+            POOL=str(self.pool),
+            HENKIT_PYTHON=str(ROOT / ".venv" / "bin" / "python"),
+        )
+        with open(self.log_path, "wb") as log:
+            # serve.sh execs Voilà, so this pid is Voilà's; a new session groups its kernels.
+            self.process = subprocess.Popen(
+                [str(DASHBOARDS / "serve.sh"), *self.extra_args],
+                env=env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"Voilà exited with {self.process.returncode}:\n{self.log()}")
+            try:
+                with urllib.request.urlopen(self.url, timeout=2) as r:
+                    if r.status == 200:
+                        return self
+            except (urllib.error.URLError, ConnectionError, TimeoutError):
+                time.sleep(0.2)
+        self.stop()
+        raise RuntimeError(f"Voilà did not answer on {self.url} in {timeout} s:\n{self.log()}")
+
+    def filled_pools(self) -> set[str]:
+        """Notebooks whose preheated kernel pool Voilà has reported full."""
+        return set(re.findall(r"Kernel pool of (\S+) is filled", self.log()))
+
+    def wait_for_pools(self, names: list[str], timeout: float = 180) -> None:
+        """Wait until every named dashboard has its preheated kernels (pool > 0 only)."""
+        deadline = time.monotonic() + timeout
+        while not set(names) <= self.filled_pools():
+            if time.monotonic() > deadline:
+                missing = sorted(set(names) - self.filled_pools())
+                raise RuntimeError(f"no preheated kernel for {missing} after {timeout} s")
+            if self.process is None or self.process.poll() is not None:
+                raise RuntimeError(f"Voilà exited while preheating:\n{self.log()}")
+            time.sleep(0.25)
+
+    def stop(self) -> None:
+        """Stop Voilà by its pid (SIGTERM, then SIGKILL), then any kernel left in its session."""
+        p = self.process
+        if p is None:
+            return
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                p.wait(timeout=10)
+        try:  # kernels Voilà failed to shut down are still in the group it led
+            os.killpg(p.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        self.process = None
+
+    def kernels_rss_mb(self) -> list[float]:
+        """Resident memory (MB) of each kernel process Voilà runs now."""
+        if self.process is None:
+            return []
+        out = subprocess.run(
+            ["ps", "-o", "rss=,args=", "-g", str(self.process.pid)],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+        return [
+            int(line.split()[0]) / 1024
+            for line in out.splitlines()
+            if "ipykernel_launcher" in line
+        ]
+
+
+def launch_chromium(playwright):
+    """Debian's Chromium, headless, with the project's flags (never a downloaded browser)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+
+
+@dataclass
+class PageLog:
+    """What went wrong on a page: console errors, uncaught errors, failed or off-site requests."""
+
+    server: str
+    console_errors: list[str] = field(default_factory=list)
+    page_errors: list[str] = field(default_factory=list)
+    failed_requests: list[str] = field(default_factory=list)
+    offsite_requests: list[str] = field(default_factory=list)
+
+    def attach(self, page) -> PageLog:
+        """Start recording `page`'s events."""
+        page.on("console", self._console)
+        page.on("pageerror", lambda e: self.page_errors.append(str(e)))
+        page.on("requestfailed", self._failed)
+        page.on("request", self._request)
+        return self
+
+    def _console(self, message) -> None:
+        if message.type == "error":
+            self.console_errors.append(message.text)
+
+    def _failed(self, request) -> None:
+        # A page that navigates away (or closes) cancels its open requests: not a failure.
+        if request.failure != "net::ERR_ABORTED":
+            self.failed_requests.append(f"{request.url} ({request.failure})")
+
+    def _request(self, request) -> None:
+        url = request.url
+        if not url.startswith((self.server, "data:", "blob:", "about:")) and not url.startswith(
+            self.server.replace("http://", "ws://")
+        ):
+            self.offsite_requests.append(url)
+
+    def problems(self) -> dict[str, list[str]]:
+        """Every recorded problem by kind; empty when the page was clean."""
+        found = {
+            "console errors": self.console_errors,
+            "page errors": self.page_errors,
+            "failed requests": self.failed_requests,
+            "off-site requests": self.offsite_requests,
+        }
+        return {kind: items for kind, items in found.items() if items}
+
+
+def page_config(page) -> dict:
+    """The Jupyter page config Voilà embedded in a dashboard (kernelId, baseUrl, ...)."""
+    return json.loads(page.locator("#jupyter-config-data").first.text_content())
+
+
+def wait_for_widgets(page, timeout: float = 60_000) -> None:
+    """Wait until Voilà has rendered the page and its first widget shows."""
+    page.locator(".jupyter-widgets").first.wait_for(state="visible", timeout=timeout)
