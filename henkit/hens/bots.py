@@ -18,6 +18,7 @@ from henkit.hens.scoring import (
     NO_SHAPE,
     NO_STATS,
     SHAPE_GOALS,
+    Stats,
     breed_stats,
     combine,
     fast_total,
@@ -36,23 +37,23 @@ class Evaluator:
     the same, so each distinct outcome is scored once.
     """
 
-    __slots__ = ("_by_stats", "_coop", "_hen", "_rest", "all", "goal", "now", "rbit", "yard")
+    __slots__ = (
+        "_by_stats", "_coop", "_hen", "_per", "_rest", "all", "goal", "now", "rbit", "yard",
+    )
 
     def __init__(self, yard: Barnyard, goal: int) -> None:
         self.yard = yard
         self.goal = goal
         self.rbit = rbit = 1 << yard.rooster if yard.rooster >= 0 else 0
-        per = [breed_stats(m, yard.e2, yard.e3, rbit) for m in yard.breeds]
-        n = len(per)
-        before = [NO_STATS] * (n + 1)  # before[i]: breeds 0..i-1 combined
-        after = [NO_STATS] * (n + 1)  # after[i]: breeds i..n-1 combined
-        for i in range(n):
-            before[i + 1] = combine(before[i], per[i]) if per[i][8] else before[i]
-            j = n - 1 - i
-            after[j] = combine(per[j], after[j + 1]) if per[j][8] else after[j + 1]
-        self._rest = [combine(before[i], after[i + 1]) for i in range(n)]  # all breeds but i
-        self.all = before[n]
-        self.now = fast_total(before[n], yard.coop.bit_count(), yard.medals,
+        # Statistics of each breed present; combining them in any order gives the same result.
+        self._per = {br: breed_stats(m, yard.e2, yard.e3, rbit)
+                     for br, m in enumerate(yard.breeds) if m}
+        every = NO_STATS
+        for stats in self._per.values():
+            every = combine(every, stats)
+        self.all = every
+        self._rest: dict[int, Stats] = {}  # breed -> all the other breeds combined, on demand
+        self.now = fast_total(every, yard.coop.bit_count(), yard.medals,
                               shape_facts(yard.hen, yard.coop, yard.e2, yard.e3, goal), goal)
         self._hen: dict[int, tuple[int | None, int]] = {}
         self._coop: tuple[int | None, int] | None = None
@@ -70,22 +71,31 @@ class Evaluator:
         br = BREED_OF[k]
         eggs = EGGS_OF[k]
         medals = y.medals + MEDALS_OF[k]
-        rest = self._rest[br]
+        rest = self._rest.get(br)
+        if rest is None:
+            rest = NO_STATS
+            for other, stats in self._per.items():
+                if other != br:
+                    rest = combine(rest, stats)
+            self._rest[br] = rest
         mine = y.breeds[br]
-        coops = y.coop.bit_count()
+        hen, coop, e2, e3, rbit = y.hen, y.coop, y.e2, y.e3, self.rbit
+        coops = coop.bit_count()
         shaped = goal in SHAPE_GOALS
         by_stats = self._by_stats
+        shape = NO_SHAPE
         best, where = None, -1
-        for i in bit_list(y._hen_mask(k)):
+        for i in bit_list(y._hen_mask(k)):  # the hot loop of every greedy decision
             b = 1 << i
-            e2 = y.e2 | b if eggs >= 2 else y.e2
-            e3 = y.e3 | b if eggs >= 3 else y.e3
-            mine_after = breed_stats(mine | b, e2, e3, self.rbit)
-            shape = shape_facts(y.hen | b, y.coop, e2, e3, goal) if shaped else NO_SHAPE
-            v = by_stats.get((br, mine_after, shape))
+            e2_after = e2 | b if eggs >= 2 else e2
+            e3_after = e3 | b if eggs >= 3 else e3
+            mine_after = breed_stats(mine | b, e2_after, e3_after, rbit)
+            if shaped:
+                shape = shape_facts(hen | b, coop, e2_after, e3_after, goal)
+            key = (br, mine_after, shape)
+            v = by_stats.get(key)
             if v is None:
-                v = by_stats[br, mine_after, shape] = fast_total(
-                    combine(rest, mine_after), coops, medals, shape, goal)
+                v = by_stats[key] = fast_total(combine(rest, mine_after), coops, medals, shape, goal)
             if best is None or v > best:
                 best, where = v, i
         self._hen[k] = (best, where)
@@ -159,16 +169,16 @@ class GreedyBot:
     def choose(self, state: HensState, rng: np.random.Generator) -> Any:
         """The greedy move for the player to move, from that player's view."""
         v = state.view(state.current_player)
+        if v.phase == "rooster":
+            return _best_rooster(v.barnyard, v.goal)
         ev = self._evaluator(v.barnyard, v.goal)
-        hand = sorted(set(v.hand))
+        hand = list(dict.fromkeys(v.hand))  # distinct cards in order: hands are sorted
         if v.phase == "draw":
             return self._draw(state, v, ev, hand)
         if v.phase == "place":
             return self._place(ev, hand)
         if v.phase == "discard":
             return discard(self._worst(ev, hand))
-        if v.phase == "rooster":
-            return _best_rooster(v.barnyard, v.goal)
         raise ValueError(f"the greedy bot has no move in the {v.phase} phase")
 
     def _draw(self, state, v, ev: Evaluator, hand: list[int]) -> Any:

@@ -10,8 +10,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from henkit.hens.barnyard import (
-    COL_BITS,
-    ROW_BITS,
     STRIDE,
     Barnyard,
     Cell,
@@ -104,9 +102,9 @@ NO_SHAPE: Shape = (0, 0, 0)
 def shape_facts(hen: int, coop: int, e2: int, e3: int, goal: int | None) -> Shape:
     """The shape facts that the goal card reads (the others stay 0, which saves the work)."""
     if goal == 4:
-        return (_full_lines(ROW_BITS, COL_BITS, hen | coop, hen & ~e2), 0, 0)
+        return (_full_rows(hen | coop, hen & ~e2), 0, 0)
     if goal == 5:
-        return (0, _full_lines(COL_BITS, ROW_BITS, hen | coop, hen & e2 & ~e3), 0)
+        return (0, _full_columns(hen | coop, hen & e2 & ~e3), 0)
     if goal == 6 and coop:
         return (0, 0, (hen & coop << 1).bit_count() + (hen & coop >> 1).bit_count()
                 + (hen & coop << STRIDE).bit_count() + (hen & coop >> STRIDE).bit_count())
@@ -139,14 +137,32 @@ def measure(
     return facts_of(stats, hen, coop, e2, e3, medals, goal)
 
 
-def _full_lines(lines: tuple[int, ...], across: tuple[int, ...], occ: int, good: int) -> int:
-    """How many of `lines` (rows or columns) have every cell inside the barnyard's box in `good`
-    (H14: a full row of 1-egg hens, a full column of 2-egg hens)."""
-    span = 0  # the box's extent the other way: every row (or column) that holds a card
-    for m in across:
-        if occ & m:
-            span |= m
-    return sum(1 for m in lines if occ & m and (m & span) & ~good == 0)
+# Masks on the barnyard grid (6 rows of STRIDE bits, 6 cells used per row).
+_ROW_STARTS = sum(1 << (STRIDE * r) for r in range(6))  # the first cell of every row
+_ONE_ROW = (1 << 6) - 1  # every cell of the first row
+
+
+def _rows_of(m: int) -> int:
+    """The rows holding a cell of m, as the first cell of each such row."""
+    return (m | m >> 1 | m >> 2 | m >> 3 | m >> 4 | m >> 5) & _ROW_STARTS
+
+
+def _columns_of(m: int) -> int:
+    """The columns holding a cell of m, as cells of the first row."""
+    return (m | m >> STRIDE | m >> 2 * STRIDE | m >> 3 * STRIDE | m >> 4 * STRIDE
+            | m >> 5 * STRIDE) & _ONE_ROW
+
+
+def _full_rows(occ: int, good: int) -> int:
+    """Rows of the barnyard's box whose every cell is in `good` (H14); occ is every card."""
+    box = _columns_of(occ) * _ROW_STARTS  # the box's columns, in every row
+    return (_rows_of(occ) & ~_rows_of(box & ~good)).bit_count()
+
+
+def _full_columns(occ: int, good: int) -> int:
+    """Columns of the barnyard's box whose every cell is in `good` (H14); occ is every card."""
+    box = _rows_of(occ) * _ONE_ROW  # the box's rows, every cell of them
+    return (_columns_of(occ) & ~_columns_of(box & ~good)).bit_count()
 
 
 def points(facts: Facts | tuple[int, ...], goal: int | None) -> tuple[int, int, int, int, int, int]:

@@ -129,6 +129,7 @@ class HensState:
     """A Hens game position. Immutable: `apply` returns a new state."""
 
     __slots__ = (
+        "_shown",
         "choices",
         "chosen",
         "deck",
@@ -158,6 +159,7 @@ class HensState:
         s.hands = ((),) * n
         s.piles = ((),) * n
         s.yards = (Barnyard(),) * n
+        s._shown = None  # the barnyards as opponents see them, worked out when first asked
         s.chosen = (False,) * n
         s.choices = (None,) * n
         return s
@@ -169,6 +171,7 @@ class HensState:
         s.phase, s.player, s.round, s.turn, s.draws, s.drawn = (
             self.phase, self.player, self.round, self.turn, self.draws, self.drawn)
         s.deck, s.hands, s.piles, s.yards = self.deck, self.hands, self.piles, self.yards
+        s._shown = self._shown
         s.chosen, s.choices = self.chosen, self.choices
         return s
 
@@ -446,6 +449,7 @@ class HensState:
             raise ValueError(f"{action} is not allowed here")  # pragma: no cover - safety net
         s = self._copy()
         s.yards = _set(self.yards, p, yard._put(k, i, coop))
+        s._shown = None
         j = hand.index(k)
         s.hands = _set(self.hands, p, hand[:j] + hand[j + 1:])
         if len(hand) > HAND_SIZE + 1:
@@ -477,6 +481,7 @@ class HensState:
             return s
         # Everyone has chosen: reveal all roosters at once (H10), then round 7 begins.
         s.yards = tuple(y.with_rooster(c) for y, c in zip(s.yards, s.choices, strict=True))
+        s._shown = None
         s.round = ROOSTER_ROUND + 1
         s.turn = 0
         s.player = s.first
@@ -524,6 +529,14 @@ class HensState:
         return [1 / len(w) if p in w else 0.0 for p in range(self.n)]
 
     # ----- views -----
+    def _shown_yards(self) -> tuple[Barnyard, ...]:
+        """Every barnyard with its coops face down, as opponents see it (cached: bots look at
+        ~200 views a game, and the barnyards change only at placements)."""
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = tuple(y.hidden() for y in self.yards)
+        return shown
+
     def view(self, player: int):
         """What `player` can see (see `henkit.hens.view.HensView`)."""
         global _view_of

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from henkit.core import make_rng
-from henkit.hens.scoring import group_sizes
+from henkit.hens.scoring import group_sizes, shape_facts
 from henkit.hens.state import randbelow
 
 from .helpers import random_game
@@ -45,3 +45,29 @@ def test_group_sizes_match_the_groups_found_cell_by_cell(seed, players):
         for y in s.yards:
             assert group_sizes(y) == [grp.size for grp in y.groups()]
             assert sum(group_sizes(y)) == y.hen.bit_count()
+
+
+def _full_lines_by_hand(y, eggs_wanted, rows):
+    """Full rows (or columns) of the box whose cells are all hens with exactly `eggs_wanted`."""
+    h, w = y.shape
+    lines = range(h) if rows else range(w)
+    across = range(w) if rows else range(h)
+    count = 0
+    for a in lines:
+        cards = [y.at((a, b) if rows else (b, a)) for b in across]
+        count += all(c is not None and c.eggs == eggs_wanted for c in cards)
+    return count
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_line_goals_count_the_lines_a_player_would_count(seed, players):
+    g = random_game(players, seed)
+    for s in g.states[::11] + [g.state]:
+        for y in s.yards:
+            if not y.n:
+                continue
+            rows = shape_facts(y.hen, y.coop, y.e2, y.e3, 4)[0]
+            cols = shape_facts(y.hen, y.coop, y.e2, y.e3, 5)[1]
+            assert rows == _full_lines_by_hand(y, 1, rows=True)
+            assert cols == _full_lines_by_hand(y, 2, rows=False)
