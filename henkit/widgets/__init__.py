@@ -1,0 +1,10 @@
+"""Interactive ipywidgets for henkit: the dice tray, the Henpen table, the barnyard and the arena.
+
+Every widget is built on the engines (no rule is decided here), says in words what just
+happened on its status line, and shows charts as plain plotly figures inside an Output.
+"""
+
+from henkit.widgets.dice_tray import DiceTray
+from henkit.widgets.henpen_table import HenpenTable
+
+__all__ = ["DiceTray", "HenpenTable"]

@@ -1,0 +1,96 @@
+"""What every henkit widget shares: the status line, figures in an Output, words for dice.
+
+Figures are plain `go.Figure`s written into an `ipywidgets.Output` as a plotly mimebundle (the
+renderer JupyterLab and Voila show offline), never a FigureWidget: a FigureWidget ships all of
+plotly.js over the kernel connection and costs seconds per dashboard page load (stack notes).
+Writing the bundle into `Output.outputs` works the same inside a kernel and in headless tests.
+"""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Callable
+from typing import Any
+
+import ipywidgets as w
+
+from henkit.henpen.dice import WORM, face_name
+
+# Die faces as text: the Unicode die faces for 1..5 and a worm. Every button also carries the
+# face in words (description and tooltip), so the glyph is never the only label.
+FACE_GLYPHS: dict[int, str] = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", WORM: "🪱"}
+
+
+def face_text(face: int) -> str:
+    """A face as a button shows it: glyph and name, e.g. '⚂ 3' or '🪱 worm'."""
+    return f"{FACE_GLYPHS[face]} {face_name(face)}"
+
+
+def dice_text(counts: tuple[int, ...] | None) -> str:
+    """A counts tuple in glyphs and words, e.g. '⚂⚂ (2 × 3s), 🪱 (1 × worm)'."""
+    if not counts or not any(counts):
+        return "nothing"
+    parts = []
+    for face, c in enumerate(counts, start=1):
+        if c:
+            parts.append(f"{FACE_GLYPHS[face] * c} ({c} × {face_name(face, plural=c > 1)})")
+    return ", ".join(parts)
+
+
+def status_line() -> w.HTML:
+    """The line each widget uses to say in words what just happened (a polite live region)."""
+    return w.HTML(value="", layout=w.Layout(min_height="1.6em"))
+
+
+def say(status: w.HTML, text: str, error: bool = False) -> None:
+    """Write `text` to a status line; errors are shown in red and prefixed 'Not allowed:'."""
+    body = html.escape(text)
+    if error:
+        body = f"<b style='color:#B00020'>Not allowed:</b> {body}"
+    status.value = f"<div role='status' aria-live='polite'>{body}</div>"
+
+
+def status_text(status: w.HTML) -> str:
+    """The plain text of a status line (for tests and logs)."""
+    import re
+
+    return html.unescape(re.sub(r"<[^>]+>", "", status.value))
+
+
+def show_figure(out: w.Output, fig: Any, alt: str = "") -> None:
+    """Replace what `out` shows with a plotly figure (and `alt`, a text equivalent)."""
+    import plotly.io as pio
+
+    bundle = pio.renderers["plotly_mimetype"].to_mimebundle(fig)
+    bundle["text/plain"] = alt or _title(fig)
+    out.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
+
+
+def show_text(out: w.Output, text: str) -> None:
+    """Replace what `out` shows with plain text (e.g. why there is no chart right now)."""
+    out.outputs = ({"output_type": "display_data", "data": {"text/plain": text}, "metadata": {}},)
+
+
+def _title(fig: Any) -> str:
+    title = getattr(getattr(fig.layout, "title", None), "text", None)
+    return f"Chart: {title}" if title else "Chart"
+
+
+def button(description: str, tooltip: str, on_click: Callable[[], Any], **kw: Any) -> w.Button:
+    """A Button with words on it and a tooltip, calling `on_click()` without arguments."""
+    b = w.Button(description=description, tooltip=tooltip, **kw)
+    b.on_click(lambda _b: on_click())
+    return b
+
+
+def esc(text: object) -> str:
+    """HTML-escape anything for an HTML widget."""
+    return html.escape(str(text))
+
+
+def percent(p: float) -> str:
+    """A chance as a short percentage: '12.3%', '<0.1%' for tiny non-zero chances."""
+    p = float(p)
+    if 0 < p < 0.0005:
+        return "<0.1%"
+    return f"{100 * p:.1f}%"

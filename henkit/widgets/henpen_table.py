@@ -1,0 +1,245 @@
+"""The Henpen table: a whole game of Henpen against 1-6 bots, one click at a time.
+
+The game is a `henkit.core.Game` (seeded dice, bots by `make_bot` spec). The human plays from a
+`DiceTray` that shares the game; bots move only when asked ("Next bot move" or "Let bots play"),
+so no threads or timers are involved and every step can be tested by clicking. The log says what
+every player did and, for bots, what the solver thinks of it (`henkit.henpen.advice`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import ipywidgets as w
+
+from henkit.core import CHANCE, Game, Seed
+from henkit.henpen.actions import Roll, Stop, Take
+from henkit.henpen.advice import advice
+from henkit.henpen.bots import make_bot
+from henkit.henpen.dice import describe_roll, face_name, face_value
+from henkit.henpen.rules import Rules
+from henkit.henpen.state import DECIDE, State
+from henkit.widgets.common import button, esc, say
+from henkit.widgets.dice_tray import DiceTray
+
+MAX_BOTS = 6
+LOG_SHOWN = 60
+"""How many log lines the table shows (newest first); `log_lines` keeps them all."""
+MAX_STEPS = 100_000
+"""A guard for "Let bots play": no real game comes near it."""
+
+
+class HenpenTable(w.VBox):
+    """A whole Henpen game: you against `bots` (make_bot specs such as 'optimal', 'threshold:25').
+
+    `seed` fixes the dice (and random bots), so the same seed and the same clicks give the same
+    game. `human` is your seat (0 plays first). Bots play on `next_move()` / `play_bots()`.
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[str] | str = ("optimal",),
+        seed: Seed = None,
+        *,
+        human: int = 0,
+        rules: Rules | None = None,
+        show_advice: bool = True,
+        show_chart: bool = True,
+    ) -> None:
+        specs = [bots] if isinstance(bots, str) else list(bots)
+        if not 1 <= len(specs) <= MAX_BOTS:
+            raise ValueError(f"a table has 1 to {MAX_BOTS} bots, not {len(specs)}")
+        robots = [make_bot(s) for s in specs]  # ValueError naming the known bots
+        players = len(robots) + 1
+        if isinstance(human, bool) or not isinstance(human, int) or not 0 <= human < players:
+            raise ValueError(f"human must be a seat from 0 to {players - 1}, not {human!r}")
+        seats = [*robots[:human], None, *robots[human:]]
+        self.game = Game(State.new(players, rules), seats, seed)
+        self.names = [
+            f"Player {p + 1} (you)" if b is None else f"Player {p + 1} ({b.name})"
+            for p, b in enumerate(seats)
+        ]
+        self.log_lines: list[str] = []
+        self._logged = 0  # history entries already written to the log
+
+        self.tray = DiceTray(game=self.game, names=self.names, on_move=self._after_move,
+                             show_advice=show_advice, show_chart=show_chart)
+        self.status = self.tray.status  # one status line for the whole table
+        self.grill_html = w.HTML()
+        self.players_html = w.HTML()
+        self.next_button = button("Next bot move", "Let the bot to move make one move",
+                                  self.next_move)
+        self.play_button = button("Let bots play", "Let the bots play until it is your turn",
+                                  self.play_bots)
+        self.log_html = w.HTML()
+        super().__init__([
+            w.HTML("<h3>Henpen</h3>"),
+            self.grill_html,
+            self.players_html,
+            w.HBox([self.next_button, self.play_button]),
+            self.tray,
+            w.HTML("<b>What happened</b> (newest first):"),
+            self.log_html,
+        ])
+        self.refresh()
+        say(self.status, self._prompt())
+
+    # ----- the state -------------------------------------------------------------------------
+    @property
+    def state(self) -> State:
+        """The engine state of the game."""
+        return self.game.state  # type: ignore[return-value]
+
+    # ----- bots ------------------------------------------------------------------------------
+    def next_move(self) -> None:
+        """One bot move (a roll shows its dice at once); says why when it is not a bot's turn."""
+        try:
+            self._bot_move()
+        except ValueError as e:
+            self.refresh()
+            say(self.status, str(e), error=True)
+            return
+        self._after_move()
+        say(self.status, self.log_lines[-1] if self.log_lines else self._prompt())
+
+    def play_bots(self) -> None:
+        """Let the bots play until the human is to move or the game is over."""
+        try:
+            steps = 0
+            self._bot_move()
+            while not self.state.is_over and not self.game.waiting_for_human:
+                steps += 1
+                if steps > MAX_STEPS:  # pragma: no cover - a guard against a broken bot
+                    raise ValueError("the bots made too many moves without ending the game")
+                self._bot_move()
+        except ValueError as e:
+            self.refresh()
+            say(self.status, str(e), error=True)
+            return
+        self._after_move()
+        say(self.status, self._prompt())
+
+    def _bot_move(self) -> None:
+        s = self.state
+        if s.is_over:
+            raise ValueError("the game is over: no bot has a move left")
+        if self.game.waiting_for_human:
+            raise ValueError("it is your turn: play it in the dice tray")
+        self.game.step()  # the bot's choice (or chance) through the Game, so it is recorded
+        if self.state.is_chance:
+            self.game.step()  # the dice of the bot's roll land at once
+        self._write_log()
+
+    def _after_move(self) -> None:
+        """After any move (the tray's or a bot's): log it and redraw the table."""
+        self._write_log()
+        self.refresh()
+        if self.state.is_over:
+            say(self.status, self._prompt())
+
+    # ----- the log ---------------------------------------------------------------------------
+    def _write_log(self) -> None:
+        g = self.game
+        for i in range(self._logged, len(g.history)):
+            line = self._describe(g.history[i].player, g.history[i].action, g.states[i],
+                                  g.states[i + 1])
+            if line:
+                self.log_lines.append(line)
+        self._logged = len(g.history)
+
+    def _describe(self, player: int, action: object, before: State, after: State) -> str:
+        """One move in words; a bot's choice also gets the solver's verdict."""
+        name = self.names[before.player]
+        ended = after.turns_played > before.turns_played
+        if player == CHANCE:
+            text = f"{name} rolled {describe_roll(action)}."  # type: ignore[arg-type]
+            return f"{text} {after.last_turn}" if ended else text
+        if isinstance(action, Roll):
+            if before.phase != DECIDE:
+                return ""  # the roll's dice make the line
+            text = f"{name} rolled again at total {before.total}"
+        elif isinstance(action, Take):
+            n = before.roll[action.face - 1] if before.roll else 0
+            total = before.total + n * face_value(action.face)
+            text = f"{name} took the {face_name(action.face, plural=n > 1)} ({n} × {face_value(action.face)}, total {total})"
+        elif isinstance(action, Stop):
+            text = f"{name} stopped at {before.total}"
+        else:
+            text = f"{name}: {action}"
+        if self.game.bots[before.player] is not None:
+            text += self._why(before, action)
+        text += "."
+        if ended and after.last_turn is not None:
+            text += f" {after.last_turn}"
+        return text
+
+    @staticmethod
+    def _why(before: State, action: object) -> str:
+        """The solver's view of a bot's choice: its expected worms and the best choice."""
+        ranked = advice(before)
+        if len(ranked) < 2:
+            return ""
+        value = next((a.value for a in ranked if a.action == action), None)
+        if value is None:
+            return ""
+        best = ranked[0]
+        if best.action == action or float(best.value) == float(value):
+            return f": expected {float(value):+.2f} worms, the solver's choice too"
+        return (f": expected {float(value):+.2f} worms, where the solver would {best.action} "
+                f"({float(best.value):+.2f})")
+
+    # ----- drawing ---------------------------------------------------------------------------
+    def refresh(self) -> None:
+        """Redraw the grill, the players, the buttons, the tray and the log."""
+        s = self.state
+        bots_turn = not s.is_over and not self.game.waiting_for_human
+        self.next_button.disabled = not bots_turn
+        self.play_button.disabled = not bots_turn
+        self.tray.refresh()
+        self._show_grill(s)
+        self._show_players(s)
+        shown = reversed(self.log_lines[-LOG_SHOWN:])
+        self.log_html.value = (
+            "<div style='max-height:16em;overflow-y:auto'><ul>"
+            + "".join(f"<li>{esc(line)}</li>" for line in shown) + "</ul></div>"
+        )
+
+    def _show_grill(self, s: State) -> None:
+        tiles = "".join(
+            f"<span title='serving {t}, {s.rules.worms(t)} worm{'s' if s.rules.worms(t) > 1 else ''}'"
+            " style='display:inline-block;border:1px solid #888;border-radius:4px;margin:2px;"
+            f"padding:2px 5px;text-align:center'><b>{t}</b><br>{'🪱' * s.rules.worms(t)}</span>"
+            for t in s.grill
+        )
+        out = ", ".join(map(str, s.out_of_play)) or "none"
+        self.grill_html.value = (
+            f"<div><b>Grill</b> ({len(s.grill)} servings: {esc(' '.join(map(str, s.grill)))}; "
+            f"out of play: {esc(out)})</div><div>{tiles}</div>"
+        )
+
+    def _show_players(self, s: State) -> None:
+        winners = set(s.winners()) if s.is_over else set()
+        rows = []
+        for p in range(s.players):
+            mark = " ★ winner" if p in winners else (" ◀ to play" if p == s.player and not
+                                                     s.is_over else "")
+            top = s.top(p)
+            rows.append(
+                f"<tr><td>{esc(self.names[p])}{mark}</td><td>{top if top is not None else '-'}"
+                f"</td><td>{s.worms(p)}</td><td>{len(s.stacks[p])}</td></tr>"
+            )
+        self.players_html.value = (
+            "<table><tr><th>Player</th><th>Top serving</th><th>Worms</th><th>Servings</th></tr>"
+            + "".join(rows) + "</table>"
+        )
+
+    def _prompt(self) -> str:
+        s = self.state
+        if s.is_over:
+            w_ = s.winners()
+            names = " and ".join(self.names[p] for p in w_)
+            verb = "share the win" if len(w_) > 1 else "wins"
+            return f"Game over: {names} {verb} with {s.worms(w_[0])} worms."
+        if self.game.waiting_for_human:
+            return f"Your turn ({self.names[s.player]}): roll the dice in the tray."
+        return f"{self.names[s.player]} is to play: press Next bot move or Let bots play."
