@@ -8,9 +8,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from henkit.core import Bot, Seed, make_rng
+from henkit.hens.actions import DECK, Draw
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score
-from henkit.hens.state import CHANCE_DRAW, OVER, HensState, new_game
+from henkit.hens.state import CHANCE_DRAW, DRAW, OVER, HensState, new_game
 
 
 @dataclass(frozen=True)
@@ -47,12 +48,16 @@ def play_to_end(state: HensState, bots: Sequence[Bot], seed: Seed = None) -> Hen
         raise ValueError(f"{state.players} players need {state.players} bots, not {len(bots)}")
     rng = make_rng(seed)
     s = state
-    # Reads the phase directly (this module belongs to the engine): the loop runs ~300 times a game.
+    # Reads the phase directly (this module belongs to the engine): the loop runs ~250 times a game.
     while s.phase != OVER:
         if s.phase == CHANCE_DRAW:
-            s = s.apply(s.sample_chance(rng))
+            s = s._deal(rng)  # = s.apply(s.sample_chance(rng))
+            continue
+        action = bots[s.player].choose(s, rng)
+        if type(action) is Draw and action.source == DECK and s.phase == DRAW and s.deck:
+            s = s._deal(rng)  # the deck draw and its card at once: no one sees the state between
         else:
-            s = s.apply(bots[s.player].choose(s, rng))
+            s = s.apply(action)
     return s
 
 

@@ -324,6 +324,17 @@ class HensState:
             raise ValueError(f"no chance node here: the game is in its {self.phase_name} phase")
         return self.deck[randbelow(rng, len(self.deck))]
 
+    def _deal(self, rng: np.random.Generator) -> HensState:
+        """The player takes a random card off the deck: the same state (and the same use of rng)
+        as `apply(sample_chance(rng))` at the chance node, or as `apply(Draw(DECK))` followed by
+        that from the draw phase; self-play skips the chance state in between."""
+        deck = self.deck
+        i = randbelow(rng, len(deck))
+        s = self._copy()
+        s.deck = deck[:i] + deck[i + 1:]
+        s._gain(deck[i])
+        return s
+
     def apply(self, action: Any) -> HensState:
         """The state after `action`; ValueError (naming the rule) if it is not legal here."""
         ph = self.phase

@@ -6,9 +6,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from henkit.core import make_rng
+from henkit.core import Game, make_rng
+from henkit.hens.actions import DECK, Draw
+from henkit.hens.bots import make_bot
 from henkit.hens.scoring import group_sizes, shape_facts
-from henkit.hens.state import randbelow
+from henkit.hens.simulate import play_to_end
+from henkit.hens.state import new_game, randbelow
 
 from .helpers import random_game
 
@@ -71,3 +74,17 @@ def test_line_goals_count_the_lines_a_player_would_count(seed, players):
             cols = shape_facts(y.hen, y.coop, y.e2, y.e3, 5)[1]
             assert rows == _full_lines_by_hand(y, 1, rows=True)
             assert cols == _full_lines_by_hand(y, 2, rows=False)
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, players=PLAYERS, kinds=st.lists(st.sampled_from(["random", "greedy"]),
+                                                   min_size=4, max_size=4))
+def test_fast_self_play_is_the_game_the_plain_protocol_plays(seed, players, kinds):
+    # play_to_end skips chance states and deals deck draws directly; core.Game steps through
+    # every state with apply and sample_chance. Same seed, same bots: the very same game.
+    start = new_game(players, seed=seed)
+    fast = play_to_end(start, [make_bot(k) for k in kinds[:players]], seed)
+    plain = Game(start, [make_bot(k) for k in kinds[:players]], seed=seed)
+    plain.run()
+    assert fast == plain.state and fast.to_dict() == plain.state.to_dict()
+    assert any(isinstance(h.action, Draw) and h.action.source == DECK for h in plain.history)
