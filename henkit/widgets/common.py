@@ -57,13 +57,18 @@ def status_text(status: w.HTML) -> str:
     return html.unescape(re.sub(r"<[^>]+>", "", status.value))
 
 
-def show_figure(out: w.Output, fig: Any, alt: str = "") -> None:
-    """Replace what `out` shows with a plotly figure (and `alt`, a text equivalent)."""
+def figure_output(fig: Any, alt: str = "") -> dict[str, Any]:
+    """One Output entry showing a plotly figure, with `alt` as its plain-text form."""
     import plotly.io as pio
 
     bundle = pio.renderers["plotly_mimetype"].to_mimebundle(fig)
     bundle["text/plain"] = alt or _title(fig)
-    out.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
+    return {"output_type": "display_data", "data": bundle, "metadata": {}}
+
+
+def show_figure(out: w.Output, fig: Any, alt: str = "") -> None:
+    """Replace what `out` shows with a plotly figure (and `alt`, a text equivalent)."""
+    out.outputs = (figure_output(fig, alt),)
 
 
 def show_text(out: w.Output, text: str) -> None:

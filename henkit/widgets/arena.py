@@ -1,0 +1,181 @@
+"""The arena: choose a game, bots, games and a seed; run a tournament; see who wins and how surely.
+
+The tournament is `henkit.arena.run_tournament` (seeded, the same records on any executor); the
+charts are `henkit.charts.arena`'s win rates and mean scores with 95% intervals. The widget only
+collects the settings, reports progress on an `IntProgress` bar and shows the results.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from concurrent.futures import Executor
+
+import ipywidgets as w
+
+from henkit.arena import Tournament, run_tournament
+from henkit.widgets.common import button, esc, figure_output, say, status_line
+
+BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
+    "henpen": ("optimal", "greedy", "random", "threshold:20", "threshold:25", "threshold:28",
+               "threshold:30"),
+    "hens": ("lookahead", "greedy", "random"),
+}
+"""Bot specs offered per game (any `make_bot` spec works through `Arena.set_bots`)."""
+SEATS: Mapping[str, tuple[int, int]] = {"henpen": (2, 7), "hens": (2, 4)}
+UNITS = {"henpen": "worms", "hens": "points"}
+
+
+class Arena(w.VBox):
+    """Run a seeded tournament between bots and show win rates, mean scores and a table.
+
+    `executor` is any concurrent.futures Executor for the games (None: `run_tournament`'s
+    default, which plays short tournaments in this process).
+    """
+
+    def __init__(
+        self,
+        game: str = "henpen",
+        bots: Sequence[str] = ("optimal", "greedy"),
+        games: int = 100,
+        seed: int = 0,
+        *,
+        executor: Executor | None = None,
+        show_chart: bool = True,
+    ) -> None:
+        if game not in BOT_CHOICES:
+            raise ValueError(f"game must be one of {', '.join(BOT_CHOICES)}, not {game!r}")
+        self.executor = executor
+        self.tournament: Tournament | None = None
+        self.game_select = w.Dropdown(
+            options=[("Henpen (dice)", "henpen"), ("Hens (cards)", "hens")], value=game,
+            description="Game", tooltip="Which game the bots play",
+        )
+        self.seats = w.BoundedIntText(value=len(bots), min=2, max=7, description="Bots",
+                                      tooltip="How many bots sit at the table")
+        self.bot_box = w.VBox()
+        self.bot_selects: list[w.Dropdown] = []
+        self.games = w.BoundedIntText(value=games, min=1, max=1_000_000, description="Games",
+                                      tooltip="How many games to play")
+        self.seed = w.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="Seed",
+                                     tooltip="The same seed gives the same games")
+        self.rotate = w.Checkbox(value=True, indent=False, description="Rotate seats",
+                                 tooltip="Every bot plays every seat equally often")
+        self.run_button = button("Run tournament", "Play the games and show the results", self.run,
+                                 button_style="primary")
+        self.progress = w.IntProgress(value=0, min=0, max=1, description="Progress",
+                                      tooltip="Games played so far")
+        self.status = status_line()
+        self.show_chart = show_chart
+        self.charts = w.Output()
+        self.table_html = w.HTML()
+        self.game_select.observe(lambda _c: self._new_game(), names="value")
+        self.seats.observe(lambda _c: self._fit_seats(), names="value")
+        self._new_game(bots)
+        super().__init__([
+            w.HTML("<h3>Strategy arena</h3>"),
+            w.HBox([self.game_select, self.seats]),
+            self.bot_box,
+            w.HBox([self.games, self.seed, self.rotate]),
+            w.HBox([self.run_button, self.progress]),
+            self.status,
+            self.table_html,
+            self.charts,
+        ])
+        say(self.status, "Choose the bots, the number of games and a seed, then press Run.")
+
+    # ----- settings --------------------------------------------------------------------------
+    @property
+    def game(self) -> str:
+        """The chosen game: 'henpen' or 'hens'."""
+        return self.game_select.value
+
+    @property
+    def bots(self) -> list[str]:
+        """The chosen bot specs, one per seat."""
+        return [d.value for d in self.bot_selects]
+
+    def set_bots(self, bots: Sequence[str]) -> None:
+        """Seat these bots (specs of the chosen game; unknown specs are added to the choices)."""
+        lo, hi = SEATS[self.game]
+        if not lo <= len(bots) <= hi:
+            raise ValueError(f"{self.game} needs {lo} to {hi} bots, not {len(bots)}")
+        self.seats.value = len(bots)  # _fit_seats makes the dropdowns
+        for d, spec in zip(self.bot_selects, bots, strict=True):
+            if spec not in d.options:
+                d.options = (*d.options, spec)
+            d.value = spec
+
+    def _new_game(self, bots: Sequence[str] | None = None) -> None:
+        lo, hi = SEATS[self.game]
+        self.bot_selects = []
+        self.seats.min, self.seats.max = lo, hi
+        choices = BOT_CHOICES[self.game]
+        wanted = list(bots) if bots else list(choices[:2])
+        if not lo <= len(wanted) <= hi:
+            raise ValueError(f"{self.game} needs {lo} to {hi} bots, not {len(wanted)}")
+        self.seats.value = len(wanted)
+        self._fit_seats()
+        self.set_bots(wanted)
+        self.tournament = None
+
+    def _fit_seats(self) -> None:
+        n = self.seats.value
+        choices = BOT_CHOICES[self.game]
+        while len(self.bot_selects) < n:
+            i = len(self.bot_selects)
+            self.bot_selects.append(w.Dropdown(
+                options=choices, value=choices[i % len(choices)], description=f"Seat {i + 1}",
+                tooltip=f"The bot in seat {i + 1}",
+            ))
+        del self.bot_selects[n:]
+        self.bot_box.children = self.bot_selects
+
+    # ----- running ---------------------------------------------------------------------------
+    def run(self) -> Tournament | None:
+        """Play the tournament with the chosen settings and show its results."""
+        self.run_button.disabled = True
+        self.progress.value = 0
+        self.progress.max = max(1, self.games.value)
+        say(self.status, f"Playing {self.games.value} games of {self.game}...")
+
+        def progress(done: int, total: int) -> None:
+            self.progress.max = max(1, total)
+            self.progress.value = done
+
+        try:
+            t = run_tournament(self.game, self.bots, self.games.value, self.seed.value,
+                               rotate=self.rotate.value, executor=self.executor,
+                               on_progress=progress)
+        except ValueError as e:
+            say(self.status, str(e), error=True)
+            return None
+        finally:
+            self.run_button.disabled = False
+        self.tournament = t
+        self._show(t)
+        best = max(t.summary(), key=lambda s: s.win_rate)
+        say(self.status, f"Played {t.games} games (seed {t.seed}). Most wins: {best}.")
+        return t
+
+    def _show(self, t: Tournament) -> None:
+        unit = UNITS[t.game]
+        rows = "".join(
+            f"<tr><td>{esc(s.bot)}</td><td>{s.games}</td><td>{s.wins:g}</td>"
+            f"<td>{s.win_rate:.1%}</td><td>{s.win_low:.1%} to {s.win_high:.1%}</td>"
+            f"<td>{s.mean_score:.2f}</td><td>{s.score_low:.2f} to {s.score_high:.2f}</td></tr>"
+            for s in t.summary()
+        )
+        self.table_html.value = (
+            "<table><tr><th>Bot</th><th>Games</th><th>Wins</th><th>Win rate</th>"
+            f"<th>95% interval</th><th>Mean {unit}</th><th>95% interval</th></tr>{rows}</table>"
+            "<div>A shared win counts as a fraction. Intervals: Wilson for win rates, mean ± 1.96 "
+            "standard errors for scores.</div>"
+        )
+        if not self.show_chart:
+            self.charts.outputs = ()
+            return
+        from henkit.charts.arena import mean_score_chart, win_rate_chart
+        self.charts.outputs = (
+            figure_output(win_rate_chart(t), alt=t.table()),
+            figure_output(mean_score_chart(t, unit=unit), alt=t.table()),
+        )

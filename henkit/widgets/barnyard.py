@@ -1,0 +1,556 @@
+"""The barnyard: a whole game of Hens against bots, placing hens by clicking cells.
+
+A turn is the engine's: draw two cards (the deck or an opponent's discard top), place one card
+as a hen or face down as a chicken coop, discard down to four; after round 6 everyone puts the
+rooster on a hen. The widget asks `HensState.legal_actions()` which cells are legal for the
+selected card and highlights them; every other cell carries the engine's own reason
+(`Barnyard.check_place`, naming the neighbour and the rule) as its tooltip, and clicking it shows
+that reason on the status line. The score breakdown is `henkit.hens.scoring.score`.
+
+Hidden information stays hidden: the log never names a card a bot drew from the deck or put
+face down, and opponents' barnyards are shown from your seat (`HensState.view`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import ipywidgets as w
+
+from henkit.core import CHANCE, Game, Seed, make_rng
+from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
+from henkit.hens.barnyard import Cell
+from henkit.hens.bots import make_bot
+from henkit.hens.cards import Card, card
+from henkit.hens.goals import goal_card
+from henkit.hens.rules import Rules
+from henkit.hens.scoring import score
+from henkit.hens.state import HensState, new_game
+from henkit.widgets.common import button, esc, say, show_figure, status_line
+
+CELLS = range(-1, 5)  # rows and columns a card may be given (-1 grows the barnyard)
+HAND_SLOTS = 6  # four cards plus two draws
+LOG_SHOWN = 60
+MAX_STEPS = 100_000
+DARK_BREEDS = {"brown", "blue", "red", "purple", "black", "green"}
+
+
+def card_label(k: Card) -> str:
+    """A card as its button says it, e.g. 'Pa3 · 1 egg' (medals too, when it has some)."""
+    eggs = f"{k.eggs} egg{'s' if k.eggs > 1 else ''}"
+    medals = f" · {k.medals} medal{'s' if k.medals > 1 else ''}" if k.medals else ""
+    return f"{k} · {eggs}{medals}"
+
+
+def paint(b: w.Button, k: Card | None) -> None:
+    """Colour a button by the card's breed (white text on dark breeds), or plain for None."""
+    if k is None:
+        b.style.button_color = None
+        b.style.text_color = None
+        return
+    colour = k.breed.colour
+    b.style.button_color = colour
+    b.style.text_color = "white" if colour in DARK_BREEDS else "black"
+
+
+class Barnyard(w.VBox):
+    """A whole Hens game: you against `bots` (Hens make_bot names: random, greedy, lookahead).
+
+    `seed` fixes the deal, the goal card, who starts, every deck draw and the bots' choices.
+    `human` is your seat. Draw with the source buttons, select a card in your hand, then click a
+    cell (tick "chicken coop" to place it face down); bots play on `next_move()` / `play_bots()`.
+    """
+
+    def __init__(
+        self,
+        bots: Sequence[str] | str = ("greedy",),
+        seed: Seed = None,
+        *,
+        human: int = 0,
+        rules: Rules | None = None,
+        show_chart: bool = True,
+    ) -> None:
+        specs = [bots] if isinstance(bots, str) else list(bots)
+        if not 1 <= len(specs) <= 3:
+            raise ValueError(f"Hens is for 2 to 4 players: give 1 to 3 bots, not {len(specs)}")
+        robots = [make_bot(s) for s in specs]
+        players = len(robots) + 1
+        if isinstance(human, bool) or not isinstance(human, int) or not 0 <= human < players:
+            raise ValueError(f"human must be a seat from 0 to {players - 1}, not {human!r}")
+        if rules is None:
+            rules = Rules(players=players)
+        elif not isinstance(rules, Rules) or rules.players != players:
+            raise ValueError(f"rules must be henkit.hens Rules for {players} players")
+        rng = make_rng(seed)  # one generator: the deal, then every draw and bot choice
+        seats = [*robots[:human], None, *robots[human:]]
+        self.game = Game(new_game(rules, rng), seats, rng)
+        self.human = human
+        self.names = [
+            f"Player {p + 1} (you)" if b is None else f"Player {p + 1} ({b.name})"
+            for p, b in enumerate(seats)
+        ]
+        self.selected: Card | None = None
+        self.log_lines: list[str] = []
+        self._logged = 0
+
+        self.header = w.HTML()
+        self.status = status_line()
+        self.source_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self._sources: tuple = ()
+        self.source_buttons: list[w.Button] = []
+        self.hand_buttons = [self._hand_button(i) for i in range(HAND_SLOTS)]
+        self._hand: tuple[Card, ...] = ()
+        self.coop_toggle = w.Checkbox(
+            value=False, indent=False, description="Place face down as a chicken coop (-1 point)",
+            tooltip="A coop may go on any free cell touching the barnyard",
+        )
+        self.coop_toggle.observe(lambda _c: self.refresh(), names="value")
+        self.discard_button = button("Discard the selected card",
+                                     "Put the selected card on your discard pile", self._discard)
+        self.no_rooster_button = button(
+            "No hen for the rooster", "Your barnyard has no hen: the rooster stays off",
+            lambda: self.rooster(None), layout=w.Layout(display="none"))
+        self.cells: dict[Cell, w.Button] = {(r, c): self._cell_button((r, c))
+                                            for r in CELLS for c in CELLS}
+        self.grid = w.GridBox(layout=w.Layout(grid_gap="3px"))
+        self.score_html = w.HTML()
+        self.chart_toggle = w.Checkbox(value=show_chart, indent=False,
+                                       description="Show the score chart",
+                                       tooltip="Your score, step by step, as a waterfall chart")
+        self.chart_toggle.observe(lambda _c: self._show_score(), names="value")
+        self.score_chart = w.Output()
+        self.others_html = w.HTML()
+        self.next_button = button("Next bot move", "Let the bot to move make one move",
+                                  self.next_move)
+        self.play_button = button("Let bots play", "Let the bots play until it is your turn",
+                                  self.play_bots)
+        self.log_html = w.HTML()
+        super().__init__([
+            w.HTML("<h3>Hens: your barnyard</h3>"),
+            self.header,
+            w.HBox([self.next_button, self.play_button]),
+            w.HTML("<b>Draw from</b>"),
+            self.source_box,
+            w.HTML("<b>Your hand</b> (select a card, then a cell)"),
+            w.HBox(self.hand_buttons, layout=w.Layout(flex_flow="row wrap")),
+            w.HBox([self.coop_toggle, self.discard_button, self.no_rooster_button]),
+            self.status,
+            self.grid,
+            self.score_html,
+            self.chart_toggle,
+            self.score_chart,
+            self.others_html,
+            w.HTML("<b>What happened</b> (newest first):"),
+            self.log_html,
+        ])
+        self.refresh()
+        say(self.status, self._prompt())
+
+    # ----- the state -------------------------------------------------------------------------
+    @property
+    def state(self) -> HensState:
+        """The engine state of the game."""
+        return self.game.state  # type: ignore[return-value]
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """Your hand."""
+        return self.state.hands[self.human]
+
+    @property
+    def my_turn(self) -> bool:
+        """True when you are to move."""
+        return self.game.waiting_for_human
+
+    # ----- your moves ------------------------------------------------------------------------
+    def draw(self, source: int = DECK) -> None:
+        """Draw a card: from the deck (DECK, -1) or the top of player `source`'s discard pile."""
+
+        def act() -> str:
+            s = self.state
+            top = s.piles[source][-1] if source != DECK and 0 <= source < s.players \
+                and s.piles[source] else None
+            self.game.play(Draw(source, top))
+            if self.state.is_chance:
+                self.game.step()  # the deck brings a card, drawn with the game's generator
+                got = self.game.history[-1].action
+                return f"You drew {card(got).describe()} from the deck."
+            return f"You took {card(top).describe()} from {self.names[source]}'s discard pile."
+
+        self._do(act)
+
+    def select(self, k: Card | str | int) -> None:
+        """Select a card of your hand (to place or discard)."""
+        try:
+            k = card(k)
+            if k not in self.hand:
+                raise ValueError(f"{k} is not in your hand ({' '.join(map(str, self.hand))})")
+        except ValueError as e:
+            say(self.status, str(e), error=True)
+            return
+        self.selected = k
+        self.refresh()
+        say(self.status, f"Selected {k.describe()}. " + self._prompt())
+
+    def place(self, k: Card | str | int, cell: Cell, coop: bool | None = None) -> None:
+        """Place card k at cell as a hen (or a coop: coop=True, default the coop checkbox)."""
+
+        def act() -> str:
+            kk = card(k)
+            as_coop = self.coop_toggle.value if coop is None else bool(coop)
+            action = PlaceCoop(kk, cell) if as_coop else Place(kk, cell)
+            self.game.play(action)
+            self.selected = None
+            self.coop_toggle.value = False
+            text = f"You {str(action).replace('place', 'placed', 1)}."
+            if self.state.phase_name == "discard" and self.my_turn:
+                text += " Now select a card to discard."
+            return text
+
+        self._do(act)
+
+    def discard(self, k: Card | str | int) -> None:
+        """Discard card k from your hand."""
+
+        def act() -> str:
+            kk = card(k)
+            self.game.play(Discard(kk))
+            self.selected = None
+            return f"You discarded {kk.describe()}."
+
+        self._do(act)
+
+    def rooster(self, cell: Cell | None) -> None:
+        """Put the rooster on your hen at cell (None only when you have no hen)."""
+
+        def act() -> str:
+            action = PlaceRooster(cell)
+            self.game.play(action)
+            return f"You chose to {action}; roosters are revealed once everyone has chosen."
+
+        self._do(act)
+
+    def click_cell(self, cell: Cell) -> None:
+        """What clicking a cell does now: place the selected card, or put the rooster."""
+        phase = self.state.phase_name
+        if self.my_turn and phase == "rooster":
+            self.rooster(cell)
+        elif self.my_turn and phase == "place":
+            if self.selected is None:
+                say(self.status, "select a card of your hand first, then the cell", error=True)
+            else:
+                self.place(self.selected, cell)
+        else:
+            say(self.status, f"you cannot place a card now: {self._prompt()}", error=True)
+
+    def _discard(self) -> None:
+        if self.selected is None:
+            say(self.status, "select the card to discard first", error=True)
+            return
+        self.discard(self.selected)
+
+    def _do(self, act) -> None:
+        """Run your move; show what happened, or the engine's reason when it refuses."""
+        try:
+            if not self.my_turn:
+                raise ValueError(self._prompt())
+            text = act()
+        except ValueError as e:
+            self.refresh()
+            say(self.status, str(e), error=True)
+            return
+        self._write_log()
+        self.refresh()
+        say(self.status, text + ("" if self.my_turn else " " + self._prompt()))
+
+    # ----- bots ------------------------------------------------------------------------------
+    def next_move(self) -> None:
+        """One bot move (a deck draw lands at once); says why when it is not a bot's turn."""
+        try:
+            self._bot_move()
+        except ValueError as e:
+            self.refresh()
+            say(self.status, str(e), error=True)
+            return
+        self.refresh()
+        say(self.status, (self.log_lines[-1] + " " if self.log_lines else "") + self._prompt())
+
+    def play_bots(self) -> None:
+        """Let the bots play until you are to move or the game is over."""
+        try:
+            self._bot_move()
+            steps = 0
+            while not self.state.is_over and not self.my_turn:
+                steps += 1
+                if steps > MAX_STEPS:  # pragma: no cover - a guard against a broken bot
+                    raise ValueError("the bots made too many moves without ending the game")
+                self._bot_move()
+        except ValueError as e:
+            self.refresh()
+            say(self.status, str(e), error=True)
+            return
+        self.refresh()
+        say(self.status, self._prompt())
+
+    def _bot_move(self) -> None:
+        if self.state.is_over:
+            raise ValueError("the game is over: no bot has a move left")
+        if self.my_turn:
+            raise ValueError(f"it is your turn: {self._prompt()}")
+        self.game.step()
+        if self.state.is_chance:
+            self.game.step()
+        self._write_log()
+
+    # ----- the log ---------------------------------------------------------------------------
+    def _write_log(self) -> None:
+        g = self.game
+        for i in range(self._logged, len(g.history)):
+            step, before, after = g.history[i], g.states[i], g.states[i + 1]
+            line = self._describe(step.player, step.action, before, after)
+            if line:
+                self.log_lines.append(line)
+        self._logged = len(g.history)
+
+    def _describe(self, player: int, action: object, before: HensState,
+                  after: HensState) -> str:
+        """One move in words, hiding what the human may not see."""
+        who = before.player
+        name = self.names[who]
+        mine = who == self.human
+        if player == CHANCE:
+            return f"{name} drew {action} from the deck." if mine else \
+                f"{name} drew a card from the deck."
+        if isinstance(action, Draw):
+            if action.source == DECK:
+                return ""  # the chance line follows
+            return f"{name} took {action.card} from {self.names[action.source]}'s discard pile."
+        if isinstance(action, PlaceCoop):
+            where = f"row {action.cell[0]}, column {action.cell[1]}"
+            what = f"{action.card} face down" if mine else "a card face down"
+            return f"{name} placed {what} as a chicken coop at {where}."
+        if isinstance(action, Place):
+            return f"{name} placed {action.card} at row {action.cell[0]}, column {action.cell[1]}."
+        if isinstance(action, Discard):
+            return f"{name} discarded {action.card}."
+        if isinstance(action, PlaceRooster):
+            text = f"{name} chose where the rooster goes."
+            if after.round != before.round:  # everyone has chosen: the roosters are revealed
+                cells = "; ".join(f"{self.names[q]}: {y.rooster_cell or 'no hen'}"
+                                  for q, y in enumerate(after.yards))
+                text += f" The roosters are revealed ({cells})."
+            return text
+        return f"{name}: {action}."
+
+    # ----- drawing ---------------------------------------------------------------------------
+    def _hand_button(self, i: int) -> w.Button:
+        return button("", "", lambda: self._click_hand(i),
+                      layout=w.Layout(width="11em", height="2.6em"))
+
+    def _click_hand(self, i: int) -> None:
+        if i < len(self._hand):
+            self.select(self._hand[i])
+
+    def _cell_button(self, cell: Cell) -> w.Button:
+        return button("", "", lambda: self.click_cell(cell),
+                      layout=w.Layout(width="7.5em", height="3.2em"))
+
+    def refresh(self) -> None:
+        """Redraw everything from the engine's state."""
+        s = self.state
+        mine = self.my_turn
+        legal = s.legal_actions() if mine else []
+        if self.selected is not None and self.selected not in self.hand:
+            self.selected = None
+        bots_turn = not s.is_over and not mine
+        self.next_button.disabled = self.play_button.disabled = not bots_turn
+        self._show_header(s)
+        self._show_sources(s, [a for a in legal if isinstance(a, Draw)])
+        self._show_hand(s, mine)
+        phase = s.phase_name
+        self.coop_toggle.disabled = not (mine and phase == "place")
+        self.discard_button.disabled = not (mine and phase == "discard")
+        none_legal = PlaceRooster(None) in legal
+        self.no_rooster_button.layout.display = "" if none_legal else "none"
+        self._show_grid(s, set(legal))
+        self._show_score()
+        self._show_others(s)
+        self.log_html.value = (
+            "<div style='max-height:16em;overflow-y:auto'><ul>"
+            + "".join(f"<li>{esc(x)}</li>" for x in reversed(self.log_lines[-LOG_SHOWN:]))
+            + "</ul></div>"
+        )
+
+    def _show_header(self, s: HensState) -> None:
+        goal = goal_card(s.goal)
+        self.header.value = (
+            f"<div>Round {min(s.round, 12)} of 12 · {esc(self.names[s.player])} to play "
+            f"({s.phase_name}) · deck: {len(s.deck)} cards</div>"
+            f"<div><b>Goal card {goal.number}</b>: top: {esc(goal.top.text)}; "
+            f"bottom: {esc(goal.bottom.text)}</div>"
+        )
+
+    def _show_sources(self, s: HensState, draws: list[Draw]) -> None:
+        key = tuple(draws)
+        if key == self._sources:
+            for b in self.source_buttons:
+                if b.description.startswith("Draw from the deck"):
+                    b.description = f"Draw from the deck ({len(s.deck)} cards)"
+            return
+        self._sources = key
+        buttons = []
+        for d in draws:
+            if d.source == DECK:
+                b = button(f"Draw from the deck ({len(s.deck)} cards)",
+                           "Draw the top card of the deck (you see it, the others do not)",
+                           lambda: self.draw(DECK), layout=w.Layout(width="auto"))
+            else:
+                src = d.source
+                b = button(f"Take {card_label(d.card)} from {self.names[src]}",
+                           f"Take {d.card.describe()} from the top of "
+                           f"{self.names[src]}'s discard pile",
+                           (lambda src=src: self.draw(src)), layout=w.Layout(width="auto"))
+                paint(b, d.card)
+            buttons.append(b)
+        self.source_buttons = buttons
+        self.source_box.children = buttons
+
+    def _show_hand(self, s: HensState, mine: bool) -> None:
+        self._hand = hand = self.hand
+        for i, b in enumerate(self.hand_buttons):
+            if i >= len(hand):
+                b.layout.display = "none"
+                continue
+            k = hand[i]
+            b.layout.display = ""
+            chosen = k == self.selected
+            b.description = ("▶ " if chosen else "") + card_label(k)
+            b.tooltip = k.describe() + (" (selected)" if chosen else "")
+            b.style.font_weight = "bold" if chosen else ""
+            b.disabled = not mine
+            paint(b, k)
+
+    def _show_grid(self, s: HensState, legal: set) -> None:
+        yard = s.yards[self.human]
+        h, wd = yard.shape
+        rows = [r for r in CELLS if r <= h]
+        cols = [c for c in CELLS if c <= wd]
+        phase = s.phase_name
+        k = self.selected
+        coop = self.coop_toggle.value
+        children = []
+        for r in rows:
+            for c in cols:
+                b = self.cells[(r, c)]
+                children.append(b)
+                self._show_cell(b, yard, (r, c), phase, k, coop, legal)
+        if self.grid.children != tuple(children):
+            self.grid.children = children
+        self.grid.layout.grid_template_columns = f"repeat({len(cols)}, 7.5em)"
+
+    def _show_cell(self, b: w.Button, yard, cell: Cell, phase: str, k: Card | None,
+                   coop: bool, legal: set) -> None:
+        r, c = cell
+        where = f"row {r}, column {c}"
+        hen = yard.at(cell) if 0 <= r and 0 <= c else None
+        b.disabled = False
+        b.button_style = ""
+        if hen is not None:
+            rooster = " 🐓" if yard.rooster_cell == cell else ""
+            b.description = f"{hen}{rooster}"
+            b.tooltip = f"{hen.describe()} at {where}" + (", with the rooster" if rooster else "")
+            if phase == "rooster" and PlaceRooster(cell) in legal:
+                b.tooltip += ": click to put the rooster here"
+                b.button_style = "warning"
+            paint(b, hen)
+            return
+        paint(b, None)
+        if 0 <= r and 0 <= c and yard.is_coop(cell):
+            inside = yard.coop_card(cell)
+            b.description = "coop"
+            b.tooltip = f"a chicken coop at {where}" + (f" ({inside} face down)" if inside else "")
+            return
+        b.description = ""
+        if phase != "place" or not legal or k is None:
+            b.tooltip = f"empty, {where}"
+            return
+        action = PlaceCoop(k, cell) if coop else Place(k, cell)
+        if action in legal:
+            b.description = "+ coop" if coop else f"+ {k}"
+            b.button_style = "success"
+            b.tooltip = f"{action} (legal)"
+            return
+        try:
+            yard.check_place(k, cell, coop)
+            b.tooltip = f"{action} is not allowed now"  # pragma: no cover - engine says legal
+        except ValueError as e:
+            b.tooltip = str(e)  # the engine's reason: the neighbour and the rule
+        b.description = "✗"
+
+    def cell_reason(self, cell: Cell) -> str:
+        """What a cell's tooltip says right now (legal, or the engine's reason why not)."""
+        return self.cells[cell].tooltip
+
+    def _show_score(self) -> None:
+        s = self.state
+        sc = score(s.yards[self.human], s.goal)
+        rows = "".join(f"<tr><td>{esc(x.step)}</td><td style='text-align:right'>{x.points:+d}</td>"
+                       f"<td>{esc(x.reason)}</td></tr>" for x in sc.lines)
+        self.score_html.value = (
+            "<b>Your score</b><table>" + rows +
+            f"<tr><td><b>total</b></td><td style='text-align:right'><b>{sc.total}</b></td>"
+            "<td></td></tr></table>"
+        )
+        if self.chart_toggle.value:
+            from henkit.charts.hens import score_waterfall
+
+            show_figure(self.score_chart, score_waterfall(sc, "Your score, step by step"),
+                        alt=str(sc))
+        else:
+            self.score_chart.outputs = ()
+
+    def _show_others(self, s: HensState) -> None:
+        if s.is_over:
+            totals = s.totals()
+            winners = set(s.winners())
+            rows = "".join(
+                f"<tr><td>{esc(self.names[p])}{' ★ winner' if p in winners else ''}</td>"
+                f"<td style='text-align:right'>{totals[p]}</td></tr>" for p in range(s.players)
+            )
+            yards = "".join(f"<div>{esc(self.names[p])}<pre>{esc(s.yards[p])}</pre></div>"
+                            for p in range(s.players))
+            self.others_html.value = ("<b>Final scores</b><table><tr><th>Player</th>"
+                                      f"<th>Points</th></tr>{rows}</table>{yards}")
+            return
+        view = s.view(self.human)
+        parts = []
+        for q in range(s.players):
+            if q == self.human:
+                continue
+            pile = view.discards[q]
+            top = pile[-1] if pile else "empty"
+            parts.append(
+                f"<div><b>{esc(self.names[q])}</b>: {view.hand_sizes[q]} cards in hand, discard "
+                f"top {esc(top)}, {len(view.barnyards[q])} cards placed"
+                f"<pre>{esc(view.barnyards[q]) or '(empty)'}</pre></div>"
+            )
+        self.others_html.value = "<b>The other barnyards</b> (## is a face-down coop)" + \
+            "".join(parts)
+
+    def _prompt(self) -> str:
+        s = self.state
+        if s.is_over:
+            totals = s.totals()
+            win = s.winners()
+            names = " and ".join(self.names[p] for p in win)
+            verb = "share the win" if len(win) > 1 else "wins"
+            scores = ", ".join(f"{self.names[p]} {totals[p]}" for p in range(s.players))
+            return f"Game over: {names} {verb} (points: {scores})."
+        if not self.my_turn:
+            return f"{self.names[s.player]} is to play: press Next bot move or Let bots play."
+        return {
+            "draw": "Your turn: draw a card (the deck or a discard top).",
+            "place": "Select a card, then click a green cell (tick coop to place it face down).",
+            "discard": "Select a card and press Discard to get down to 4 cards.",
+            "rooster": "Put the rooster on one of your hens: click a hen.",
+        }.get(s.phase_name, "")
