@@ -12,7 +12,7 @@ from typing import Any
 import numpy as np
 
 from henkit.hens.actions import DECK, PlaceRooster, discard, draw, place, place_coop
-from henkit.hens.barnyard import CELL_OF, Barnyard, bit_list, bits_of
+from henkit.hens.barnyard import CELL_OF, Barnyard, bit_list, bits_of, spread
 from henkit.hens.cards import BREED_OF, CARDS, EGGS_OF, MEDALS_OF
 from henkit.hens.scoring import (
     NO_SHAPE,
@@ -84,9 +84,17 @@ class Evaluator:
         shaped = goal in SHAPE_GOALS
         by_stats = self._by_stats
         shape = NO_SHAPE
+        # Without a shape goal, every cell touching no hen of this breed gives the same groups
+        # (one more lone hen), so the same score: only the first such cell can be the best.
+        near = 0 if shaped else spread(mine)
+        lone_seen = False
         best, where = None, -1
         for i in bit_list(y._hen_mask(k)):  # the hot loop of every greedy decision
             b = 1 << i
+            if not shaped and not (b & near):
+                if lone_seen:
+                    continue
+                lone_seen = True
             e2_after = e2 | b if eggs >= 2 else e2
             e3_after = e3 | b if eggs >= 3 else e3
             mine_after = breed_stats(mine | b, e2_after, e3_after, rbit)
