@@ -7,6 +7,7 @@ turns facts into the six steps' points. `score` explains the same numbers in wor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from henkit.hens.barnyard import (
@@ -291,14 +292,27 @@ def group_sizes(barnyard: Barnyard) -> list[int]:
     return sizes
 
 
-def tiebreak_key(barnyard: Barnyard, goal: int | None) -> tuple[int, int, int, int]:
-    """What ranks players (H15): points, largest group, second-largest group, medals."""
+def tiebreak_key(
+    barnyard: Barnyard, goal: int | None, points: int | None = None
+) -> tuple[int, int, int, int]:
+    """What ranks players (H15): points, largest group, second-largest group, medals.
+
+    `points` is the barnyard's total when the caller has already worked it out."""
     sizes = group_sizes(barnyard) + [0, 0]
-    return (total(barnyard, goal), sizes[0], sizes[1], barnyard.medals)
+    return (total(barnyard, goal) if points is None else points, sizes[0], sizes[1],
+            barnyard.medals)
 
 
-def winners(barnyards: list[Barnyard] | tuple[Barnyard, ...], goal: int | None) -> list[int]:
-    """The players (indices) who win; more than one when the tie-breaks cannot split them."""
-    keys = [tiebreak_key(b, goal) for b in barnyards]
+def winners(
+    barnyards: list[Barnyard] | tuple[Barnyard, ...], goal: int | None,
+    totals: Sequence[int] | None = None,
+) -> list[int]:
+    """The players (indices) who win; more than one when the tie-breaks cannot split them.
+
+    `totals` are the players' scores when the caller has already worked them out."""
+    if totals is None:
+        keys = [tiebreak_key(b, goal) for b in barnyards]
+    else:
+        keys = [tiebreak_key(b, goal, t) for b, t in zip(barnyards, totals, strict=True)]
     best = max(keys)
     return [i for i, k in enumerate(keys) if k == best]

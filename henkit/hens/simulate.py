@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from henkit.core import Bot, Seed, make_rng
 from henkit.hens.actions import DECK, Draw
 from henkit.hens.rules import Rules
-from henkit.hens.scoring import Score
+from henkit.hens.scoring import Score, winners
 from henkit.hens.state import CHANCE_DRAW, DRAW, OVER, HensState, new_game
 
 
@@ -78,7 +78,7 @@ def play_game(bots: Sequence[Bot], seed: int | None = None, rules: Rules | None 
         first_player=end.first,
         totals=tuple(s.total for s in scores),
         scores=scores,
-        winners=tuple(end.winners()),
+        winners=tuple(winners(end.yards, end.goal, [s.total for s in scores])),
         final=end,
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from fractions import Fraction
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -50,6 +51,7 @@ from henkit.hens.cards import (
     NUMBER_OF,
     Card,
     card,
+    deck_cards,
     deck_counts,
 )
 from henkit.hens.rules import Rules
@@ -96,6 +98,12 @@ def _removed_from_seed(players: int, rng: np.random.Generator) -> tuple[int, ...
     return (twelves[int(rng.integers(2))], ten)
 
 
+@cache
+def _full_deck(removed: tuple[int, ...]) -> tuple[Card, ...]:
+    """The sorted deck without the removed breeds (one per player count and draw of breeds)."""
+    return deck_cards(removed)
+
+
 def new_game(rules: Rules | int = 4, seed: Seed = None) -> HensState:
     """Set up a game: deck for the player count, 4 cards each, goal card and first player."""
     if isinstance(rules, int) and not isinstance(rules, bool):
@@ -110,14 +118,13 @@ def new_game(rules: Rules | int = 4, seed: Seed = None) -> HensState:
         removed = tuple(sorted(_removed_from_seed(n, rng)))
     goal = rules.goal if rules.goal is not None else int(rng.integers(1, 7))
     first = rules.first_player if rules.first_player is not None else int(rng.integers(n))
-    counts = deck_counts(removed)
-    cards = [k for k, c in enumerate(counts) for _ in range(c)]
-    order = rng.permutation(len(cards))
+    cards = _full_deck(removed)
+    order = rng.permutation(len(cards)).tolist()  # plain ints index a tuple faster
     dealt = [cards[i] for i in order]
     hands = tuple(
-        tuple(sorted(CARDS[k] for k in dealt[p * HAND_SIZE:(p + 1) * HAND_SIZE])) for p in range(n)
+        tuple(sorted(dealt[p * HAND_SIZE:(p + 1) * HAND_SIZE])) for p in range(n)
     )
-    deck = tuple(sorted(CARDS[k] for k in dealt[n * HAND_SIZE:]))
+    deck = tuple(sorted(dealt[n * HAND_SIZE:]))
     s = HensState._blank(rules, goal, removed, first)
     s.hands = hands
     s.deck = deck
