@@ -1,0 +1,52 @@
+"""Every control of every widget can be reached by keyboard and has words a screen reader says."""
+
+from __future__ import annotations
+
+import ipywidgets as w
+import pytest
+
+from henkit.widgets import Arena, Barnyard, DiceTray, HenpenTable
+
+
+def controls(root: w.Widget):
+    """Every visible descendant widget (hidden ones, display none, are out of the tab order)."""
+    stack = [root]
+    while stack:
+        x = stack.pop()
+        if getattr(x.layout, "display", None) == "none":
+            continue
+        yield x
+        stack.extend(getattr(x, "children", ()))
+
+
+def check(root: w.Widget) -> int:
+    n = 0
+    for c in controls(root):
+        if isinstance(c, w.Button):
+            assert c.description or c.tooltip, "a button without words"
+            n += 1
+        elif isinstance(c, w.Dropdown | w.Checkbox | w.BoundedIntText | w.IntProgress):
+            assert c.description, f"a {type(c).__name__} without a description"
+            n += 1
+    return n
+
+
+@pytest.mark.parametrize("make", [
+    lambda: DiceTray(seed=1, show_chart=False),
+    lambda: HenpenTable(["optimal", "greedy"], seed=1, show_chart=False),
+    lambda: Barnyard(["greedy"], seed=1, show_chart=False),
+    lambda: Arena(),
+])
+def test_every_control_has_words_before_and_after_a_few_moves(make):
+    root = make()
+    assert check(root) > 0
+    if isinstance(root, DiceTray):
+        root.roll()
+    elif isinstance(root, HenpenTable):
+        root.tray.roll()
+        root.tray.take(root.state.legal_actions()[0].face)
+    elif isinstance(root, Barnyard):
+        if not root.my_turn:
+            root.play_bots()
+        root.source_buttons[0].click()
+    assert check(root) > 0
