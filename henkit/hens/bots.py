@@ -115,11 +115,14 @@ class Evaluator:
             y = self.yard
             goal = self.goal
             coops = y.coop.bit_count() + 1
+            by_shape: dict[tuple, int] = {}
             best, where = None, -1
             for i in bit_list(y._frontier()):
                 # A coop leaves every group as it is: only its count and place change the score.
                 shape = shape_facts(y.hen, y.coop | 1 << i, y.e2, y.e3, goal)
-                v = fast_total(self.all, coops, y.medals, shape, goal)
+                v = by_shape.get(shape)
+                if v is None:
+                    v = by_shape[shape] = fast_total(self.all, coops, y.medals, shape, goal)
                 if best is None or v > best:
                     best, where = v, i
                 if goal not in SHAPE_GOALS:
