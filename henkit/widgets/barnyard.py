@@ -103,10 +103,12 @@ class Barnyard(w.VBox):
         self.coop_toggle = w.Checkbox(
             value=False, indent=False, description="Place face down as a chicken coop (-1 point)",
             tooltip="A coop may go on any free cell touching the barnyard",
+            layout=w.Layout(width="auto"),
         )
         self.coop_toggle.observe(lambda _c: self.refresh(), names="value")
         self.discard_button = button("Discard the selected card",
-                                     "Put the selected card on your discard pile", self._discard)
+                                     "Put the selected card on your discard pile", self._discard,
+                                     layout=w.Layout(width="auto"))
         self.no_rooster_button = button(
             "No hen for the rooster", "Your barnyard has no hen: the rooster stays off",
             lambda: self.rooster(None), layout=w.Layout(display="none"))
@@ -116,6 +118,7 @@ class Barnyard(w.VBox):
         self.score_html = w.HTML()
         self.chart_toggle = w.Checkbox(value=show_chart, indent=False,
                                        description="Show the score chart",
+                                       layout=w.Layout(width="auto"),
                                        tooltip="Your score, step by step, as a waterfall chart")
         self.chart_toggle.observe(lambda _c: self._show_score(), names="value")
         self.score_chart = w.Output()
@@ -345,7 +348,7 @@ class Barnyard(w.VBox):
     # ----- drawing ---------------------------------------------------------------------------
     def _hand_button(self, i: int) -> w.Button:
         return button("", "", lambda: self._click_hand(i),
-                      layout=w.Layout(width="11em", height="2.6em"))
+                      layout=w.Layout(width="auto", min_width="9em", height="2.6em"))
 
     def _click_hand(self, i: int) -> None:
         if i < len(self._hand):
@@ -417,13 +420,15 @@ class Barnyard(w.VBox):
 
     def _show_hand(self, s: HensState, mine: bool) -> None:
         self._hand = hand = self.hand
+        # Copies of a kind are alike: the first button of the selected kind shows the selection.
+        marked = hand.index(self.selected) if self.selected in hand else -1
         for i, b in enumerate(self.hand_buttons):
             if i >= len(hand):
                 b.layout.display = "none"
                 continue
             k = hand[i]
             b.layout.display = ""
-            chosen = k == self.selected
+            chosen = i == marked
             b.description = ("▶ " if chosen else "") + card_label(k)
             b.tooltip = k.describe() + (" (selected)" if chosen else "")
             b.style.font_weight = "bold" if chosen else ""

@@ -109,10 +109,12 @@ class DiceTray(w.VBox):
         self.odds_html = w.HTML()
         self.advice_toggle = w.Checkbox(
             value=show_advice, description="Show the solver's advice", indent=False,
+            layout=w.Layout(width="auto", margin="0 2em 0 0"),
             tooltip="Hide the advice to try a turn on your own",
         )
         self.chart_toggle = w.Checkbox(
             value=show_chart, description="Show the outlook chart", indent=False,
+            layout=w.Layout(width="auto"),
             tooltip="The chance of ending this turn on each serving, playing as the solver would",
         )
         self.advice_html = w.HTML()

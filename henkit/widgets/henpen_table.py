@@ -205,16 +205,18 @@ class HenpenTable(w.VBox):
         )
 
     def _show_grill(self, s: State) -> None:
-        tiles = "".join(
-            f"<span title='serving {t}, {s.rules.worms(t)} worm{'s' if s.rules.worms(t) > 1 else ''}'"
-            " style='display:inline-block;border:1px solid #888;border-radius:4px;margin:2px;"
-            f"padding:2px 5px;text-align:center'><b>{t}</b><br>{'🪱' * s.rules.worms(t)}</span>"
-            for t in s.grill
-        )
+        # Worms in words as well as marks: the text needs no emoji font on the classroom PC.
+        def tile(t: int) -> str:
+            n = s.rules.worms(t)
+            worms = f"{n} worm{'s' if n > 1 else ''}"
+            return (f"<span title='serving {t}, {worms}' style='display:inline-block;"
+                    "border:1px solid #888;border-radius:4px;margin:2px;padding:2px 5px;"
+                    f"text-align:center'><b>{t}</b><br><small>{worms}</small></span>")
+
         out = ", ".join(map(str, s.out_of_play)) or "none"
         self.grill_html.value = (
-            f"<div><b>Grill</b> ({len(s.grill)} servings: {esc(' '.join(map(str, s.grill)))}; "
-            f"out of play: {esc(out)})</div><div>{tiles}</div>"
+            f"<div><b>Grill</b> ({len(s.grill)} servings; out of play: {esc(out)})</div>"
+            f"<div>{''.join(tile(t) for t in s.grill)}</div>"
         )
 
     def _show_players(self, s: State) -> None:

@@ -134,3 +134,19 @@ def test_the_tray_offers_only_legal_stops_at_the_table():
         if s.is_over:
             break
     assert checked > 0
+
+
+def test_the_grill_lists_every_serving_with_its_worms_in_words():
+    table = HenpenTable(["optimal"], seed=4, show_chart=False)
+    s = table.state
+    for t in s.grill:
+        n = s.rules.worms(t)
+        assert f"<b>{t}</b><br><small>{n} worm{'s' if n > 1 else ''}</small>" in table.grill_html.value
+    while table.state.turns_played < 2:
+        if table.game.waiting_for_human:
+            human_click(table)
+        else:
+            table.play_bots()
+    gone = set(s.grill) - set(table.state.grill)
+    for t in gone:
+        assert f"<b>{t}</b>" not in table.grill_html.value
