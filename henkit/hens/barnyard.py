@@ -12,7 +12,7 @@ per turn without building objects.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 from henkit.hens.cards import (
@@ -20,6 +20,7 @@ from henkit.hens.cards import (
     BREEDS,
     CARDS,
     CODES,
+    COPIES_OF,
     EGGS_OF,
     MEDALS_OF,
     NUM_KINDS,
@@ -451,7 +452,10 @@ class Barnyard:
         h = max(p[0] for p in placed) - r0 + 1
         w = max(p[1] for p in placed) - c0 + 1
         if not _fits_box(h, w):
-            raise ValueError(f"the barnyard spans {h} rows and {w} columns: it must fit 3x4 or 4x3")
+            raise ValueError(
+                f"the cards span {_span('line', r0 + 1, r0 + h)} and {_span('cell', c0 + 1, c0 + w)}"
+                f" ({_count(h, 'row')} by {_count(w, 'column')}): it must fit 3x4 or 4x3"
+            )
         grid = list(new.grid)
         roosters = []
         for r, c, v, rooster in placed:
@@ -466,11 +470,21 @@ class Barnyard:
         if roosters:
             built.rooster = bit(roosters[0][:2])
         if check:
-            built._check_layout()
+            # Errors name cells as the text shows them: line and cell counted from 1, before
+            # the empty border was trimmed.
+            def where(i: int) -> str:
+                r, c = CELL_OF[i]
+                return f"line {r + r0 + 1}, cell {c + c0 + 1}"
+
+            built._check_layout(where)
         return built
 
-    def _check_layout(self) -> None:
-        """Raise ValueError unless cards touch, and every two touching hens obey the rule."""
+    def _check_layout(self, where: Callable[[int], str] | None = None) -> None:
+        """Raise ValueError unless the cards touch, no card kind appears more often than the deck
+        holds it, and every two touching hens obey the rule; `where(bit)` names a cell in the
+        messages (default: its (row, col))."""
+        if where is None:
+            where = _at_cell
         start = self.occ & -self.occ
         comp = start
         while True:
@@ -479,28 +493,28 @@ class Barnyard:
                 break
             comp = grown
         if comp != self.occ:
-            lost = CELL_OF[(self.occ & ~comp).bit_length() - 1]
-            raise ValueError(
-                f"the card at {lost} is cut off: every card must touch the others by a side"
-            )
-        counts: dict[int, int] = {}
+            lost = [f"{_word(self.grid[i])} at {where(i)}" for i in bits_of(self.occ & ~comp)]
+            what = f"the card {lost[0]} is" if len(lost) == 1 else f"the cards {'; '.join(lost)} are"
+            raise ValueError(f"{what} cut off: every card must touch the others by a side")
+        found: dict[int, list[int]] = {}
         for i in bits_of(self.occ):
             v = self.grid[i]
             k = v if v < NUM_KINDS else v - COOP
-            if k < NUM_KINDS:
-                counts[k] = counts.get(k, 0) + 1
-        for k, n in counts.items():
-            if n > CARDS[k].breed.copies[NUMBER_OF[k] - 1]:
+            if k < NUM_KINDS:  # a hidden coop's card is unknown
+                found.setdefault(k, []).append(i)
+        for k, cells in found.items():
+            copies = COPIES_OF[k]
+            if len(cells) > copies:
                 raise ValueError(
-                    f"{CODES[k]} appears {n} times but the deck holds only "
-                    f"{CARDS[k].breed.copies[NUMBER_OF[k] - 1]}"
+                    f"{CODES[k]} appears {len(cells)} times but the deck holds only {copies} ("
+                    + "; ".join(where(i) for i in cells) + ")"
                 )
         for i in bits_of(self.hen):
             for j in (i + 1, i + STRIDE):
                 if self.hen >> j & 1 and not fits_beside(self.grid[i], self.grid[j]):
                     a, b = self.grid[i], self.grid[j]
                     raise ValueError(
-                        f"{CODES[a]} at {CELL_OF[i]} and {CODES[b]} at {CELL_OF[j]} touch but "
+                        f"{CODES[a]} at {where(i)} and {CODES[b]} at {where(j)} touch but "
                         "are neither the same breed nor one number apart"
                     )
 
@@ -543,8 +557,14 @@ class Barnyard:
             cols = [CELL_OF[i][1] for i in bits_of(built.occ)]
             if min(rows) != 0 or min(cols) != 0 or not _fits_box(built.h, built.w):
                 raise ValueError("barnyard cells must start at (0, 0) and fit a 3x4 or 4x3 box")
-        if data["rooster"] is not None:
-            built = built.with_rooster(tuple(data["rooster"]))
+            built._check_layout()  # the same placement rules as `parse(check=True)`
+        rooster = data["rooster"]
+        if rooster is not None:
+            try:
+                cell = check_cell(rooster)
+            except ValueError as e:
+                raise ValueError(f"barnyard 'rooster' must be null or [row, col]: {e}") from None
+            built = built.with_rooster(cell)
         return built
 
 
@@ -564,6 +584,26 @@ def _parse_cell(word: str, ln: int, cn: int) -> tuple[int, bool]:
             "rooster, ## for a chicken coop or .. for an empty place"
         ) from None
     return int(k), rooster
+
+
+def _at_cell(i: int) -> str:
+    """A cell bit named as its (row, col)."""
+    return str(CELL_OF[i])
+
+
+def _word(v: int) -> str:
+    """A grid content as barnyard text shows it."""
+    return CODES[v] if v < NUM_KINDS else "a chicken coop"
+
+
+def _span(what: str, first: int, last: int) -> str:
+    """'line 2' or 'lines 2-6'."""
+    return f"{what} {first}" if first == last else f"{what}s {first}-{last}"
+
+
+def _count(n: int, what: str) -> str:
+    """'1 row', '5 columns'."""
+    return f"{n} {what}" if n == 1 else f"{n} {what}s"
 
 
 def _from_grid(grid: tuple[int, ...]) -> Barnyard:

@@ -120,3 +120,50 @@ def test_dict_round_trip_and_errors():
     with pytest.raises(ValueError, match="given twice"):
         Barnyard.from_dict({"hens": [[0, 0, "Pa1"], [0, 0, "Pa2"]], "coops": [],
                             "rooster": None})
+
+
+@pytest.mark.parametrize(
+    ("text", "places"),
+    [
+        # Breed clash below a trimmed empty border: lines and cells as typed, counted from 1.
+        (".. ..\n.. Pa1\n.. Wy4", ["line 2, cell 2", "line 3, cell 2"]),
+        (".. .. ..\n.. Pa3 ..\n.. .. Pa4", ["line 3, cell 3"]),  # cut off
+        (".. Ce3 Ce3", ["line 1, cell 2", "line 1, cell 3"]),  # too many copies
+        (".. Pa1 Pa2 Pa3 Pa4 Pa5", ["cells 2-6"]),  # outside the box
+        (".. ..\n.. Pa1\n.. Pa2\n.. Pa3\n.. Pa4\n.. Pa5", ["lines 2-6"]),
+    ],
+)
+def test_layout_errors_name_lines_and_cells_as_typed(text, places):
+    with pytest.raises(ValueError) as err:
+        Barnyard.parse(text)
+    for place in places:
+        assert place in str(err.value)
+    assert "(0, 0)" not in str(err.value) and "(1, 0)" not in str(err.value)
+
+
+def _yard(hens, coops=(), rooster=None) -> dict:
+    return {"hens": [list(h) for h in hens], "coops": [list(c) for c in coops], "rooster": rooster}
+
+
+@pytest.mark.parametrize(
+    ("data", "message"),
+    [
+        (_yard([(0, 0, "Pa1"), (0, 1, "Wy4")]), r"Pa1 at \(0, 0\) and Wy4 at \(0, 1\) touch"),
+        (_yard([(0, 0, "Pa1"), (2, 2, "Wy4")]), r"Wy4 at \(2, 2\) .*touch"),
+        (_yard([(0, 0, "Ce3")], [(0, 1, "Ce3")]), "Ce3 appears 2 times"),
+        (_yard([(0, 0, "Pa1")], rooster=3), "rooster"),
+        (_yard([(0, 0, "Pa1")], rooster="ab"), "rooster"),
+        (_yard([(0, 0, "Pa1")], [(0, 1, "Pa2")], rooster=[0, 1]), "rooster"),
+        (_yard([(0, 0, "Pa1")]) | {"hens": [[0, 0]]}, r"\[row, col, code\]"),
+        (_yard([(0, 0, "Pa1")]) | {"hens": "Pa1"}, r"\[row, col, code\]"),
+    ],
+)
+def test_from_dict_runs_the_layout_check_of_parse(data, message):
+    with pytest.raises(ValueError, match=message):
+        Barnyard.from_dict(data)
+
+
+def test_from_dict_accepts_every_legal_barnyard_parse_accepts():
+    b = Barnyard.parse(EXAMPLE)
+    assert Barnyard.from_dict(b.to_dict()) == b
+    assert Barnyard.from_dict(b.hidden().to_dict()) == b.hidden()
