@@ -1,18 +1,32 @@
 """The moves of Hens as small frozen dataclasses that print in plain words.
 
-Chance outcomes (the card a deck draw brings) are plain `Card`s.
+Chance outcomes (the card a deck draw brings) are plain `Card`s. A card may be given by its code
+('Pa3') or its int: the action holds the `Card`, so `Place("Pa3", (0, 1)) == Place(card("Pa3"),
+(0, 1))`. A cell given as a list [row, col] is held as a tuple.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import cache
+from numbers import Integral
 
 from henkit.hens.barnyard import CELL_OF, Cell, bit
-from henkit.hens.cards import CARDS, NUM_KINDS, Card
+from henkit.hens.cards import CARDS, NUM_KINDS, Card, card
 
 DECK = -1
 """The `source` of a draw from the deck (any other source is the player whose pile it is)."""
+
+
+def _as_card(value: object) -> Card:
+    """value as a Card: a code such as 'Pa3' or a card's int; ValueError if it names no card."""
+    if isinstance(value, Integral) and not isinstance(value, bool):
+        value = int(value)  # numpy ints too
+    return card(value)  # raises for bools, floats, None and unknown codes
+
+
+# The engine builds its actions from Cards and tuples, so each check below is one type test;
+# only hand-made actions (codes, ints, list cells) take the slower path.
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +35,10 @@ class Draw:
 
     source: int
     card: Card | None = None  # the top card of the pile; None for the deck (its card is chance)
+
+    def __post_init__(self) -> None:
+        if self.card is not None and type(self.card) is not Card:
+            object.__setattr__(self, "card", _as_card(self.card))
 
     def __str__(self) -> str:
         if self.source == DECK:
@@ -38,6 +56,12 @@ class Place:
     card: Card
     cell: Cell
 
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            object.__setattr__(self, "card", _as_card(self.card))
+        if type(self.cell) is list:
+            object.__setattr__(self, "cell", tuple(self.cell))
+
     def __str__(self) -> str:
         return f"place {self.card} at row {self.cell[0]}, column {self.cell[1]}"
 
@@ -51,6 +75,12 @@ class PlaceCoop:
 
     card: Card
     cell: Cell
+
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            object.__setattr__(self, "card", _as_card(self.card))
+        if type(self.cell) is list:
+            object.__setattr__(self, "cell", tuple(self.cell))
 
     def __str__(self) -> str:
         return (f"place {self.card} face down as a chicken coop at row {self.cell[0]}, "
@@ -66,6 +96,10 @@ class Discard:
 
     card: Card
 
+    def __post_init__(self) -> None:
+        if type(self.card) is not Card:
+            object.__setattr__(self, "card", _as_card(self.card))
+
     def __str__(self) -> str:
         return f"discard {self.card}"
 
@@ -78,6 +112,10 @@ class PlaceRooster:
     """Put the rooster token on the hen at a cell (None: no hen to put it on)."""
 
     cell: Cell | None
+
+    def __post_init__(self) -> None:
+        if type(self.cell) is list:
+            object.__setattr__(self, "cell", tuple(self.cell))
 
     def __str__(self) -> str:
         if self.cell is None:

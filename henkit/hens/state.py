@@ -400,6 +400,10 @@ class HensState:
 
     def _check_pile(self, src: Any, top: Any) -> None:
         p = self.player
+        if isinstance(src, bool):  # True == 1 as an int, but a bool is no player number
+            raise ValueError(
+                f"{src!r} is not a player: draw from the deck (DECK) or a player 0-{self.n - 1}"
+            )
         if not isinstance(src, int) or not 0 <= src < self.n:
             raise ValueError(
                 f"cannot draw from {src!r}: draw from the deck (DECK) or a player 0-{self.n - 1}"

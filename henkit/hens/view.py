@@ -73,7 +73,7 @@ class HensView(NamedTuple):
 
 def view_of(state: HensState, player: int) -> HensView:
     """The view of `state` from `player`'s seat."""
-    if not isinstance(player, int) or not 0 <= player < state.n:
+    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.n:
         raise ValueError(f"player must be 0-{state.n - 1}, not {player!r}")
     yards = list(state._shown_yards())
     yards[player] = state.yards[player]
