@@ -50,9 +50,10 @@ from henkit.hens.cards import (
     NUM_KINDS,
     NUMBER_OF,
     Card,
+    breed_index,
     card,
+    check_removed,
     deck_cards,
-    deck_counts,
 )
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score, score, total, winners
@@ -626,7 +627,8 @@ class HensState:
 
     @classmethod
     def from_dict(cls, data: dict) -> HensState:
-        """Rebuild a state from `to_dict`; ValueError names the key that is missing or wrong."""
+        """Rebuild a state from `to_dict`; ValueError names the key that is missing or wrong, and
+        (through `validate`) any way the state could not arise in a game."""
         if not isinstance(data, dict):
             raise ValueError(f"a Hens state must be a dict, not {type(data).__name__}")
         keys = ("game", "rules", "goal", "removed_breeds", "first_player", "phase", "player",
@@ -637,15 +639,17 @@ class HensState:
             raise ValueError(f"a Hens state dict lacks the keys {missing}")
         if data["game"] != "hens":
             raise ValueError(f"this dict is a {data['game']!r} state, not a 'hens' one")
-        rules = Rules.from_dict(data["rules"])
+        try:
+            rules = Rules.from_dict(data["rules"])
+        except ValueError as e:
+            raise ValueError(f"'rules': {e}") from None
         n = rules.players
-        removed = tuple(sorted(BREED_INDEX.get(c, -1) for c in data["removed_breeds"]))
-        if -1 in removed:
-            raise ValueError(f"removed_breeds {data['removed_breeds']} holds an unknown breed code")
+        removed = _breeds(data["removed_breeds"])
         s = cls._blank(rules, _int(data, "goal", 1, 6), removed, _int(data, "first_player", 0, n - 1))
-        if data["phase"] not in PHASES:
-            raise ValueError(f"phase {data['phase']!r} is unknown: use one of {list(PHASES)}")
-        s.phase = PHASES.index(data["phase"])
+        phase = data["phase"]
+        if not isinstance(phase, str) or phase not in PHASES:
+            raise ValueError(f"phase {phase!r} is unknown: use one of {list(PHASES)}")
+        s.phase = PHASES.index(phase)
         s.player = _int(data, "player", 0, n - 1)
         s.round = _int(data, "round", 1, ROUNDS)
         s.turn = _int(data, "turn", 0, n - 1)
@@ -657,20 +661,182 @@ class HensState:
         s.deck = tuple(sorted(_cards(data["deck"], "deck")))
         s.hands = tuple(tuple(sorted(_cards(h, f"hands[{i}]"))) for i, h in enumerate(data["hands"]))
         s.piles = tuple(tuple(_cards(h, f"discards[{i}]")) for i, h in enumerate(data["discards"]))
-        s.yards = tuple(Barnyard.from_dict(y) for y in data["barnyards"])
-        s.chosen = tuple(bool(x) for x in data["rooster_chosen"])
-        s.choices = tuple(
-            check_cell(tuple(c)) if c is not None else None for c in data["rooster_choices"]
-        )
-        have = sorted(s.all_cards())
-        want = sorted(CARDS[k] for k, c in enumerate(deck_counts(removed)) for _ in range(c))
-        if have != want or any(y.coop_card(c) is None for y in s.yards
-                               for c in y.coop_cells_taken()):
+        yards = []
+        for i, y in enumerate(data["barnyards"]):
+            try:
+                yards.append(Barnyard.from_dict(y))
+            except ValueError as e:
+                raise ValueError(f"'barnyards[{i}]': {e}") from None
+        s.yards = tuple(yards)
+        for i, x in enumerate(data["rooster_chosen"]):
+            if not isinstance(x, bool):
+                raise ValueError(f"'rooster_chosen[{i}]' must be true or false, not {x!r}")
+        s.chosen = tuple(data["rooster_chosen"])
+        choices = []
+        for i, c in enumerate(data["rooster_choices"]):
+            try:
+                choices.append(check_cell(c) if c is not None else None)
+            except ValueError as e:
+                raise ValueError(f"'rooster_choices[{i}]' must be null or [row, col]: {e}") from None
+        s.choices = tuple(choices)
+        s.validate()
+        return s
+
+    def validate(self) -> None:
+        """Raise ValueError unless this state could arise in a game: the rules agree with the
+        setup; turn order, round, phase and draws fit together; hands and barnyards hold as many
+        cards as the turns played allow; roosters follow H10; every barnyard obeys the placement
+        rules; and every card of the deck is somewhere, once. `from_dict` runs it; `apply` keeps
+        states valid by construction, so play never pays for it."""
+        n, rules, ph = self.n, self.rules, self.phase
+        try:
+            check_removed(n, self.removed)
+        except ValueError as e:
+            raise ValueError(f"'removed_breeds': {e}") from None
+        if rules.removed_breeds is not None and (
+            tuple(sorted(BREED_INDEX[c] for c in rules.removed_breeds)) != tuple(sorted(self.removed))
+        ):
+            raise ValueError(
+                f"'removed_breeds' is {list(self.removed_breeds)} but the rules remove "
+                f"{list(rules.removed_breeds)}: they must agree"
+            )
+        if rules.goal is not None and rules.goal != self.goal:
+            raise ValueError(
+                f"'goal' is {self.goal} but the rules set goal card {rules.goal}: they must agree"
+            )
+        if rules.first_player is not None and rules.first_player != self.first:
+            raise ValueError(
+                f"'first_player' is {self.first} but the rules say player {rules.first_player} "
+                "plays first: they must agree"
+            )
+        # Turn order, round and phase.
+        mover = (self.first + self.turn) % n
+        if self.player != mover:
+            raise ValueError(
+                f"'player' is {self.player} but at turn {self.turn} of a round that player "
+                f"{self.first} starts, player {mover} moves (player = (first_player + turn) mod {n})"
+            )
+        if ph == ROOSTER and self.round != ROOSTER_ROUND:
+            raise ValueError(
+                f"'phase' is 'rooster' in round {self.round}: roosters are placed only after "
+                f"round {ROOSTER_ROUND}"
+            )
+        if ph == OVER and (self.round != ROUNDS or self.turn != 0):
+            raise ValueError(
+                f"'phase' is 'over' at round {self.round}, turn {self.turn}: the game ends only "
+                f"after round {ROUNDS} (round {ROUNDS}, turn 0)"
+            )
+        # Draws: two a turn while there is something to draw (H7, H8).
+        if ph in (DRAW, CHANCE_DRAW) and self.draws > 1:
+            raise ValueError(
+                f"'draws' is {self.draws} in the {self.phase_name} phase: after two draws the "
+                "player places a card, so 'draws' must be 0 or 1"
+            )
+        if self.drawn != self.draws:
+            raise ValueError(f"'drawn' ({self.drawn}) must equal 'draws' ({self.draws})")
+        if ph == DRAW and not self._can_draw():
+            raise ValueError(
+                "'phase' is 'draw' but there is nothing to draw: the deck is empty and no "
+                "opponent's discard pile may be drawn from"
+            )
+        if ph == CHANCE_DRAW and not self.deck:
+            raise ValueError("'phase' is 'chance' (a deck draw) but the deck is empty")
+        if ph == PLACE and self.draws < 2 and self._can_draw():
+            raise ValueError(
+                f"'draws' is {self.draws} in the place phase while cards are left to draw: "
+                "a player draws two cards before placing when they can"
+            )
+        if ph == DISCARD and self.draws != 2:
+            raise ValueError(
+                f"'draws' is {self.draws} in the discard phase: only a player who drew two cards "
+                "discards (H8)"
+            )
+        # Hands and barnyards: 4 cards in hand between turns, one card placed per turn.
+        for q in range(n):
+            size = len(self.hands[q])
+            mine = q == self.player and ph in (DRAW, CHANCE_DRAW, PLACE, DISCARD)
+            most = HAND_SIZE + (self.draws if mine and ph != DISCARD else 0)
+            if mine and ph == DISCARD:
+                most = HAND_SIZE + 1
+                if size != most:
+                    raise ValueError(
+                        f"'hands[{q}]' holds {size} cards in the discard phase: a player "
+                        f"discards holding {most}"
+                    )
+            if size > most:
+                raise ValueError(
+                    f"'hands[{q}]' holds {size} cards: player {q} may hold at most {most} now "
+                    f"({HAND_SIZE} between turns, plus the cards drawn this turn)"
+                )
+            if mine and ph == PLACE and not size:
+                raise ValueError(f"'hands[{q}]' is empty in the place phase: nothing to place")
+            if ph == ROOSTER:
+                want = ROOSTER_ROUND
+            elif ph == OVER:
+                want = ROUNDS
+            else:
+                played = (q - self.first) % n < self.turn or (q == self.player and ph == DISCARD)
+                want = self.round - 1 + played
+            if len(self.yards[q]) != want:
+                raise ValueError(
+                    f"'barnyards[{q}]' holds {len(self.yards[q])} cards but in round {self.round}, "
+                    f"{self.phase_name} phase, turn {self.turn} player {q} has placed {want} "
+                    "(one card a turn)"
+                )
+            self.yards[q]._check_layout()
+        self._validate_roosters()
+        have = sorted(self.all_cards())
+        want_cards = sorted(_full_deck(self.removed))
+        if have != want_cards or any(
+            y.coop_card(c) is None for y in self.yards for c in y.coop_cells_taken()
+        ):
             raise ValueError(
                 "the cards in deck, hands, discards and barnyards are not exactly the deck for "
-                f"{n} players without {', '.join(s.removed_breeds) or 'any breed'}"
+                f"{n} players without {', '.join(self.removed_breeds) or 'any breed'}"
             )
-        return s
+
+    def _validate_roosters(self) -> None:
+        """H10: roosters are chosen in turn after round 6, hidden until all have chosen."""
+        n, ph = self.n, self.phase
+        for q in range(n):
+            chosen, choice, yard = self.chosen[q], self.choices[q], self.yards[q]
+            if self.round < ROOSTER_ROUND or (self.round == ROOSTER_ROUND and ph != ROOSTER):
+                has_chosen = False
+            elif ph == ROOSTER:
+                has_chosen = (q - self.first) % n < self.turn
+            else:
+                has_chosen = True
+            if chosen != has_chosen:
+                raise ValueError(
+                    f"'rooster_chosen[{q}]' is {chosen} but in round {self.round}, "
+                    f"{self.phase_name} phase, turn {self.turn} player {q} "
+                    f"{'has' if has_chosen else 'has not yet'} chosen where the rooster goes"
+                )
+            if not chosen:
+                if choice is not None or yard.rooster >= 0:
+                    raise ValueError(
+                        f"player {q} has not chosen a rooster cell, so 'rooster_choices[{q}]' "
+                        "and the barnyard's 'rooster' must be null"
+                    )
+                continue
+            if ph == ROOSTER:
+                if yard.rooster >= 0:
+                    raise ValueError(
+                        f"'barnyards[{q}]' shows a rooster during the rooster phase: roosters "
+                        "stay hidden until every player has chosen (H10)"
+                    )
+                if (choice is None) != (not yard.hen) or (
+                    choice is not None and yard.at(choice) is None
+                ):
+                    raise ValueError(
+                        f"'rooster_choices[{q}]' is {choice}: it must be the cell of one of "
+                        f"player {q}'s hens (null only when the barnyard has no hen)"
+                    )
+            elif (choice is None) != (yard.rooster < 0):
+                raise ValueError(
+                    f"'rooster_choices[{q}]' is {choice} but barnyards[{q}] "
+                    f"{'has' if yard.rooster >= 0 else 'has no'} rooster: they must agree"
+                )
 
 
 _view_of = None
@@ -690,6 +856,21 @@ def _int(data: dict, key: str, lo: int, hi: int) -> int:
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
         raise ValueError(f"'{key}' must be a whole number from {lo} to {hi}, not {v!r}")
     return v
+
+
+def _breeds(codes: Any) -> tuple[int, ...]:
+    """The sorted breed indices of a state dict's 'removed_breeds' (a list of breed codes)."""
+    if not isinstance(codes, list):
+        raise ValueError(
+            f"'removed_breeds' must be a list of breed codes such as ['Se'], not {codes!r}"
+        )
+    out = []
+    for c in codes:
+        try:
+            out.append(breed_index(c))
+        except ValueError as e:
+            raise ValueError(f"'removed_breeds': {e}") from None
+    return tuple(sorted(out))
 
 
 def _cards(items: Any, where: str) -> list[Card]:

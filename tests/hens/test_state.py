@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from henkit.core import CHANCE, Game, GameState
+from henkit.core import CHANCE, Game, GameState, make_rng
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
 from henkit.hens.bots import GreedyBot, RandomBot
 from henkit.hens.cards import card
@@ -165,8 +165,6 @@ def test_from_dict_names_what_is_wrong(change, message):
 
 
 def test_chance_sampling_follows_chance_outcomes():
-    from henkit.core import make_rng
-
     s = new_game(2, seed=3).apply(Draw(DECK))
     rng = make_rng(0)
     n = 20_000
@@ -180,13 +178,15 @@ def test_chance_sampling_follows_chance_outcomes():
 
 
 def test_h8_a_short_draw_means_no_discard():
-    # Build a late 2-player position where the deck is empty and the opponent's pile holds one
-    # card: the player draws once, places, and keeps 4 cards without discarding.
+    # A round-2 position of a 2-player game where the deck is empty and the opponent's pile
+    # holds one card: the player draws once, places, and keeps 4 cards without discarding.
     s = new_game(Rules(players=2, first_player=0), seed=1)
+    rng = make_rng(2)
+    while s.round < 2:  # round 1 played out, so the barnyards hold one card each
+        s = s.apply(s.sample_chance(rng) if s.is_chance else s.random_action(rng))
     d = s.to_dict()
-    deck = d["deck"]
-    d.update(round=2, deck=[], phase="draw")
-    d["discards"] = [deck[1:], [deck[0]]]
+    deck = d["deck"] + d["discards"][0] + d["discards"][1]
+    d.update(deck=[], discards=[deck[1:], [deck[0]]])
     s = HensState.from_dict(d)
     assert s.legal_actions() == [Draw(1, card(deck[0]))]
     s = s.apply(s.legal_actions()[0])
@@ -202,7 +202,6 @@ def test_bots_play_every_seat():
 
 
 def test_randbelow_is_seeded_and_uniform():
-    from henkit.core import make_rng
     from henkit.hens.state import randbelow
 
     a = [randbelow(make_rng(5), 7) for _ in range(3)]

@@ -1,0 +1,165 @@
+"""Loading states from dicts: malformed fields and impossible positions give a ValueError that
+names the field; every state a game reaches loads back unchanged."""
+
+import copy
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from henkit.hens.rules import Rules
+from henkit.hens.state import PHASES, HensState, new_game
+from henkit.hens.view import sample_state
+
+from .helpers import first_state, random_game
+
+GAME = random_game(4, seed=3)
+MID = first_state(GAME, lambda s: s.round == 3 and s.phase_name == "draw")
+PLACE = first_state(GAME, lambda s: s.round == 4 and s.phase_name == "place")
+# One state of every phase, roosters mid-choice and roosters revealed.
+BASES = [first_state(GAME, lambda s, ph=ph: s.phase_name == ph) for ph in PHASES] + [
+    MID,
+    first_state(GAME, lambda s: s.phase_name == "rooster" and s.turn == 2),
+    first_state(GAME, lambda s: s.round == 9 and s.phase_name == "discard"),
+]
+
+
+def as_dict(state: HensState) -> dict:
+    return json.loads(json.dumps(state.to_dict()))
+
+
+def changed(state: HensState, change) -> dict:
+    d = as_dict(state)
+    change(d)
+    return d
+
+
+def _deal_more(d: dict) -> None:
+    d["hands"][0] += d["deck"][:5]
+    d["deck"] = d["deck"][5:]
+
+
+# (dict, a regex the message must match: the field, and what is allowed or why not)
+BAD = {
+    "removed_breeds int": (changed(MID, lambda d: d.update(removed_breeds=3)),
+                           r"'removed_breeds' must be a list of breed codes"),
+    "removed_breeds unhashable": (changed(MID, lambda d: d.update(removed_breeds=[[1]])),
+                                  r"'removed_breeds': \[1\] is not a breed"),
+    "removed_breeds for 4 players": (changed(MID, lambda d: d.update(removed_breeds=["Se"])),
+                                     r"'removed_breeds': with 4 players remove no breed"),
+    "barnyard rooster int": (changed(MID, lambda d: d["barnyards"][0].update(rooster=3)),
+                             r"'barnyards\[0\]': barnyard 'rooster' must be null or \[row, col\]"),
+    "rooster_choices ints": (changed(MID, lambda d: d.update(rooster_choices=[5] * 4)),
+                             r"'rooster_choices\[0\]' must be null or \[row, col\]"),
+    "rooster_chosen strings": (changed(MID, lambda d: d.update(rooster_chosen=["no"] * 4)),
+                               r"'rooster_chosen\[0\]' must be true or false, not 'no'"),
+    "rooster chosen before round 6": (changed(MID, lambda d: d.update(rooster_chosen=[True] * 4)),
+                                      r"'rooster_chosen\[0\]' is True"),
+    "rules not a dict": (changed(MID, lambda d: d.update(rules=None)), r"'rules': rules must be"),
+    "phase a list": (changed(MID, lambda d: d.update(phase=["draw"])), r"phase \['draw'\]"),
+    "clash": (changed(MID, lambda d: d["barnyards"][0].update(
+        hens=[[0, 0, "Pa1"], [0, 1, "Wy4"]], coops=[])), r"'barnyards\[0\]': Pa1 at .* touch"),
+    "cards that don't touch": (changed(MID, lambda d: d["barnyards"][0].update(
+        hens=[[0, 0, "Pa1"], [2, 2, "Wy4"]], coops=[])), r"'barnyards\[0\]'.*cut off"),
+    "hand of 9": (changed(MID, _deal_more), r"'hands\[0\]' holds 9 cards"),
+    "round 1 with cards placed": (changed(MID, lambda d: d.update(round=1)),
+                                  r"'barnyards\[\d\]' holds 2 cards but in round 1"),
+    "over at round 3": (changed(MID, lambda d: d.update(phase="over")),
+                        r"'phase' is 'over' at round 3"),
+    "two draws in the draw phase": (changed(MID, lambda d: d.update(draws=2, drawn=2)),
+                                    r"'draws' is 2 in the draw phase"),
+    "player out of turn": (changed(MID, lambda d: d.update(player=(d["player"] + 1) % 4)),
+                           r"'player' is \d but at turn \d .* player \d moves"),
+    "rooster phase in round 3": (changed(MID, lambda d: d.update(phase="rooster")),
+                                 r"'phase' is 'rooster' in round 3"),
+    "place phase before drawing": (changed(MID, lambda d: d.update(phase="place")),
+                                   r"'draws' is 0 in the place phase"),
+    "discard phase with a short hand": (changed(PLACE, lambda d: d.update(phase="discard")),
+                                        r"'hands\[\d\]' holds 6 cards in the discard phase"),
+    "rules remove another breed": (
+        changed(new_game(Rules(players=3, removed_breeds=("Ba",)), seed=2),
+                lambda d: d["rules"].update(removed_breeds=["Se"])),
+        r"'removed_breeds' is \['Ba'\] but the rules remove \['Se'\]"),
+    "rules name another goal": (
+        changed(new_game(Rules(goal=5), seed=2), lambda d: d["rules"].update(goal=2)),
+        r"'goal' is 5 but the rules set goal card 2"),
+    "rules name another first player": (
+        changed(new_game(Rules(first_player=1), seed=2),
+                lambda d: d["rules"].update(first_player=2)),
+        r"'first_player' is 1 but the rules say player 2"),
+}
+
+
+@pytest.mark.parametrize("name", list(BAD))
+def test_malformed_or_impossible_dicts_are_refused_naming_the_field(name):
+    d, message = BAD[name]
+    with pytest.raises(ValueError, match=message):
+        HensState.from_dict(copy.deepcopy(d))
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_every_state_of_a_game_loads_back_and_is_valid(players):
+    g = random_game(players, seed=40 + players)
+    for s in g.states[::3] + [g.states[-1]]:
+        s.validate()
+        again = HensState.from_dict(as_dict(s))
+        assert again == s and again.legal_actions() == s.legal_actions()
+
+
+def test_states_sampled_from_a_view_are_valid():
+    for s in BASES:
+        for p in range(s.players):
+            sample_state(s.view(p), seed=p).validate()
+
+
+WRONG = [None, True, False, 0, 3, -1, 2.5, "", "x", "Pa1", "draw", [], [1], [[1]], ["no"],
+         [5, 5], [0, 0, "Pa1"], {}, {"a": 1}]
+
+
+def _paths(node, path=()):
+    """Every place in a state dict: each key of a dict and each item of a list, nested."""
+    yield path
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, (*path, k))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, (*path, i))
+
+
+def _replace(d: dict, path: tuple, value) -> dict:
+    d = copy.deepcopy(d)
+    node = d
+    for key in path[:-1]:
+        node = node[key]
+    node[path[-1]] = value
+    return d
+
+
+def _delete(d: dict, path: tuple) -> dict:
+    d = copy.deepcopy(d)
+    node = d
+    for key in path[:-1]:
+        node = node[key]
+    del node[path[-1]]
+    return d
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(BASES), st.data())
+def test_no_mutation_of_a_field_lets_another_error_escape(state, data):
+    good = as_dict(state)
+    path = data.draw(st.sampled_from([p for p in _paths(good) if p]))
+    if data.draw(st.booleans()):
+        bad = _replace(good, path, data.draw(st.sampled_from(WRONG)))
+    else:
+        bad = _delete(good, path)
+    try:
+        loaded = HensState.from_dict(bad)
+    except ValueError as e:
+        assert str(e)  # a message, never a bare ValueError
+        return
+    # A change that happens to describe a possible game is fine: it must load consistently.
+    loaded.validate()
+    assert HensState.from_dict(as_dict(loaded)) == loaded
