@@ -32,6 +32,22 @@ HELP = """How to answer:
                  help, quit
 Rows and columns count from 0 at the top left; -1 is just above or left of the barnyard."""
 
+ODDS_USAGE = (
+    "odds: say of what, e.g. 'odds Pa' (a breed), 'odds 3' (a number) or 'odds Pa3' (a card): "
+    "the chance the next 2 deck draws bring one"
+)
+
+
+def _seed(text: str) -> int:
+    """The argparse type of --seed: a whole number 0 or more."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number 0 or more, not {text!r}")
+    return seed
+
 
 def _bot_list(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.replace(",", " ").split() if n.strip()]
@@ -47,7 +63,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how many players, you included (default 3)")
     parser.add_argument("--bots", type=_bot_list, default=None,
                         help="opponents' bots, comma-separated (default: greedy for each)")
-    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    parser.add_argument("--seed", type=_seed, default=None, help="seed for a repeatable game")
     parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
                         help="goal card 1-6 (default: drawn at random)")
     parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
@@ -58,7 +74,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
                         help="one bot per seat, comma-separated (default: greedy,random)")
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="first game's seed (default 0)")
     parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
                         help="goal card 1-6 for every game (default: drawn per game)")
 
@@ -224,13 +240,16 @@ def play(
             print(HELP, file=out)
             continue
         if word.startswith("odds"):
+            what = line.strip()[len("odds"):].strip()
+            if not what:
+                print(ODDS_USAGE, file=out)
+                continue
             try:
-                what = line.split(maxsplit=1)[1].strip()
                 kind = int(what) if what.isdigit() else what
-                print(draw_odds(game.state.view(me), kind, min(2, game.state.view(me).deck_size)),
-                      file=out)
-            except (ValueError, IndexError) as e:
-                print(f"odds: {e}" if str(e) else "odds: say of what, e.g. 'odds Pa'", file=out)
+                view = game.state.view(me)
+                print(draw_odds(view, kind, min(2, view.deck_size)), file=out)
+            except ValueError as e:
+                print(f"odds: {e}" if str(e) else ODDS_USAGE, file=out)
             continue
         try:
             game.play(parse_move(game.state, line))

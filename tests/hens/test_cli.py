@@ -4,6 +4,8 @@ import argparse
 import io
 import re
 
+import pytest
+
 from henkit.hens.cli import add_play_arguments, add_simulate_arguments, play, simulate
 
 
@@ -78,3 +80,26 @@ def test_simulate_prints_a_table():
     assert code == 0
     assert "4 games of Hens, seeds 3-6" in text
     assert len([ln for ln in text.splitlines() if "random" in ln]) == 2
+
+
+def test_odds_alone_answers_with_its_usage():
+    out = io.StringIO()
+    answers = iter(["odds", "odds   ", "quit"])
+    play(args_for(add_play_arguments, ["--seed", "1"]), input_fn=lambda _: next(answers), out=out)
+    text = out.getvalue()
+    assert "out of range" not in text
+    assert text.count("odds: say of what") == 2
+    assert "odds Pa" in text.split("odds: say of what")[1]  # an example of the usage
+
+
+def test_negative_seeds_are_refused_by_the_argument_parser(capsys):
+    for adder in (add_play_arguments, add_simulate_arguments):
+        with pytest.raises(SystemExit) as stop:
+            args_for(adder, ["--seed", "-1"])
+        assert stop.value.code == 2
+        assert "--seed: the seed must be a whole number 0 or more, not '-1'" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        args_for(add_play_arguments, ["--seed", "x"])
+    assert "not 'x'" in capsys.readouterr().err
+    assert args_for(add_play_arguments, ["--seed", "0"]).seed == 0
+    assert args_for(add_play_arguments, []).seed is None
