@@ -36,21 +36,40 @@ class GameState(Protocol):
     """The shape every game state in henkit has (modelled on OpenSpiel's)."""
 
     @property
-    def current_player(self) -> int: ...  # CHANCE at a chance node
+    def players(self) -> int:
+        """How many players the game has."""
+        ...
 
     @property
-    def is_over(self) -> bool: ...
+    def current_player(self) -> int:
+        """The player to move; CHANCE at a chance node, TERMINAL once the game is over."""
+        ...
 
     @property
-    def is_chance(self) -> bool: ...
+    def is_over(self) -> bool:
+        """True once the game has ended."""
+        ...
 
-    def legal_actions(self) -> list[Any]: ...
+    @property
+    def is_chance(self) -> bool:
+        """True when chance (dice, the deck) moves next."""
+        ...
 
-    def chance_outcomes(self) -> list[tuple[Any, Fraction]]: ...
+    def legal_actions(self) -> list[Any]:
+        """Every action the player to move may take (none at a chance node or the end)."""
+        ...
 
-    def sample_chance(self, rng: np.random.Generator) -> Any: ...
+    def chance_outcomes(self) -> list[tuple[Any, Fraction]]:
+        """Every outcome of a chance node with its exact probability; they sum to 1."""
+        ...
 
-    def apply(self, action: Any) -> GameState: ...
+    def sample_chance(self, rng: np.random.Generator) -> Any:
+        """One outcome of a chance node, drawn with `rng` from `chance_outcomes()`."""
+        ...
+
+    def apply(self, action: Any) -> GameState:
+        """The state after `action`; the state itself never changes. ValueError if illegal."""
+        ...
 
 
 class Bot(Protocol):
@@ -58,7 +77,9 @@ class Bot(Protocol):
 
     name: str
 
-    def choose(self, state: Any, rng: np.random.Generator) -> Hashable: ...
+    def choose(self, state: Any, rng: np.random.Generator) -> Hashable:
+        """The bot's action at `state` (a decision node of its own), using `rng` for any chance."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -85,6 +106,13 @@ class Game:
     def __post_init__(self) -> None:
         self.rng = make_rng(self.seed)
         self.bots = list(self.bots)
+        players = self.state.players
+        if len(self.bots) != players:
+            raise ValueError(f"a game of {players} players needs {players} bots (None for a "
+                             f"human), not {len(self.bots)}")
+        for i, bot in enumerate(self.bots):
+            if bot is not None and not callable(getattr(bot, "choose", None)):
+                raise ValueError(f"player {i}'s bot {bot!r} has no choose(state, rng) method")
         if not self.states:
             self.states = [self.state]
 

@@ -15,7 +15,7 @@ from henkit.core import CHANCE, Game
 from henkit.henpen.actions import ROLL, Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.bots import BOTS, make_bot
-from henkit.henpen.dice import FACES, WORM, face_name
+from henkit.henpen.dice import FACES, WORM, face_name, face_value
 from henkit.henpen.odds import chance_at_least, chance_exactly, expected_worms
 from henkit.henpen.rules import Rules
 from henkit.henpen.simulate import simulate as run_games
@@ -46,14 +46,29 @@ def _tiles(text: str) -> list[int]:
             continue
         lo, _, hi = part.partition("-")
         try:
-            out += list(range(int(lo), int(hi) + 1)) if hi else [int(lo)]
+            first, last = int(lo), int(hi or lo)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{part!r} is not a serving or a range like 21-28") from None
+        if last < first:
+            raise argparse.ArgumentTypeError(f"the range {part!r} runs backwards: write {last}-{first}")
+        out += range(first, last + 1)
     return out
+
+
+def _seed(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"a seed is a whole number 0 or more, not {text!r}")
+    return seed
 
 
 def _bot_specs(text: str) -> list[str]:
     specs = [s.strip().lower() for s in text.replace(",", " ").split() if s.strip()]
+    if not specs:
+        raise argparse.ArgumentTypeError(f"name at least one bot: {', '.join(BOTS)} (threshold:T)")
     for s in specs:
         try:
             make_bot(s)
@@ -92,35 +107,61 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exact", action="store_true", help="exact fractions (slower)")
 
 
-def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
+def _check_turn(args: argparse.Namespace, rules: Rules) -> None:
+    """Refuse a mid-turn start that no real turn of `rules.dice` dice could reach."""
+    if args.dice is None:
+        if args.taken or args.total:
+            raise ValueError("--taken and --total describe a turn in progress: give --dice too")
+        return
+    used = rules.dice - args.dice  # dice already set aside
+    if args.dice < 0 or used < len(args.taken):
+        raise ValueError(f"with {len(args.taken)} faces taken, at most {rules.dice - len(args.taken)}"
+                         f" of the {rules.dice} dice can be left, not {args.dice}")
+    low = sum(face_value(f) for f in args.taken)
+    high = low + max(0, used - len(args.taken)) * max((face_value(f) for f in args.taken), default=0)
+    if not low <= args.total <= high:
+        raise ValueError(f"taking {sorted(face_name(f) for f in args.taken)} with {used} dice "
+                         f"makes a total from {low} to {high}, not {args.total}")
+
+
+def odds(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     """Print exact chances or expected worms for a turn, from a fresh or mid-turn start."""
-    out = out or sys.stdout
+    out, err = out or sys.stdout, err or sys.stderr
+    rules = Rules()
     start = {"dice": args.dice, "taken": args.taken, "total": args.total}
     where = "a fresh turn" if args.dice is None else (
         f"{args.dice} dice left, taken {sorted(face_name(f) for f in args.taken) or 'nothing'}, "
         f"total {args.total}")
+    position = args.grill is not None or args.own_top is not None or bool(args.tops)
+    lines: list[str] = []
     try:
-        if args.worms or args.grill is not None or args.own_top is not None or args.tops:
+        _check_turn(args, rules)
+        if (args.worms or position) and args.target is not None:
+            raise ValueError("--target asks for a chance, --worms/--grill for expected worms: "
+                             "choose one")
+        if args.exactly and args.target is None:
+            raise ValueError("--exactly needs --target T")
+        if args.worms or position:
             tops = {i + 1: t for i, t in enumerate(args.tops)}
             v = expected_worms(args.grill, args.own_top, tops, exact=args.exact, **start)
-            print(f"Expected worms gained from {where}, playing to maximise them: "
-                  f"{v if args.exact else f'{float(v):.4f}'}", file=out)
+            lines.append(f"Expected worms gained from {where}, playing to maximise them: "
+                         f"{v if args.exact else f'{float(v):.4f}'}")
         elif args.target is not None:
             f = chance_exactly if args.exactly else chance_at_least
             v = f(args.target, exact=args.exact, **start)
             what = "exactly" if args.exactly else "at least"
-            print(f"Chance of stopping with a worm and a total of {what} {args.target} from {where}, "
-                  f"playing for it: {_fmt(v, args.exact)}", file=out)
+            lines.append(f"Chance of stopping with a worm and a total of {what} {args.target} "
+                         f"from {where}, playing for it: {_fmt(v, args.exact)}")
         else:
-            print(f"Chance of stopping with a worm at T or more from {where}, playing for T:",
-                  file=out)
-            print(f"{'T':>4}  {'chance':>10}", file=out)
+            lines.append(f"Chance of stopping with a worm at T or more from {where}, playing for T:")
+            lines.append(f"{'T':>4}  {'chance':>10}")
             for t in range(21, 37):
                 v = chance_at_least(t, exact=args.exact, **start)
-                print(f"{t:>4}  {_fmt(v, args.exact):>10}", file=out)
+                lines.append(f"{t:>4}  {_fmt(v, args.exact):>10}")
     except ValueError as e:
-        print(f"error: {e}", file=out)
+        print(f"henkit odds: error: {e}", file=err)
         return 2
+    print("\n".join(lines), file=out)
     return 0
 
 
@@ -133,7 +174,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"one bot per seat, comma-separated, from {', '.join(BOTS)} "
                         "(threshold:T); default optimal,threshold:25")
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    parser.add_argument("--seed", type=int, default=0, help="first game's seed (default 0)")
+    parser.add_argument("--seed", type=_seed, default=0, help="first game's seed (default 0)")
     parser.add_argument("--pickomino", action="store_true", help="the published game's P6 rule")
 
 
@@ -165,7 +206,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit play henpen`."""
     parser.add_argument("--bots", type=_bot_specs, default=["optimal"],
                         help="your opponents, comma-separated (default: optimal)")
-    parser.add_argument("--seed", type=int, default=None, help="seed for a repeatable game")
+    parser.add_argument("--seed", type=_seed, default=None, help="seed for a repeatable game")
     parser.add_argument("--hints", action="store_true", help="show the solver's advice every move")
     parser.add_argument("--pickomino", action="store_true", help="the published game's P6 rule")
 

@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 from types import MappingProxyType
 from typing import Any
 
+from henkit.checks import whole
+
 MIN_PLAYERS, MAX_PLAYERS = 1, 7
 
 
@@ -41,6 +43,9 @@ class Rules:
                 raise ValueError(f"serving numbers must be positive ints, not {tile!r}")
             if isinstance(worms, bool) or not isinstance(worms, int) or worms < 1:
                 raise ValueError(f"serving {tile} must carry a positive whole number of worms")
+        for flag in ("keep_returned_if_highest", "flip_when_nothing_returned"):
+            if not isinstance(getattr(self, flag), bool):
+                raise ValueError(f"{flag} must be True or False, not {getattr(self, flag)!r}")
         if isinstance(self.dice, bool) or not isinstance(self.dice, int) or not 1 <= self.dice <= 20:
             raise ValueError(f"dice must be an int from 1 to 20, not {self.dice!r}")
         # Store a read-only, sorted copy so Rules stays hashable in spirit and immutable in fact.
@@ -102,9 +107,6 @@ class Rules:
                 kwargs["worm_table"] = {int(k): v for k, v in dict(kwargs["worm_table"]).items()}
             except (TypeError, ValueError):
                 raise ValueError("worm_table must map serving numbers to worms") from None
-        for flag in ("keep_returned_if_highest", "flip_when_nothing_returned"):
-            if flag in kwargs and not isinstance(kwargs[flag], bool):
-                raise ValueError(f"{flag} must be true or false, not {kwargs[flag]!r}")
         return cls(**kwargs)
 
 
@@ -114,6 +116,12 @@ class Claim:
 
     tile: int
     owner: int | None = None  # None: the grill
+
+    def __post_init__(self) -> None:
+        # Store plain ints: a float or numpy serving would break JSON and equality with the grill.
+        object.__setattr__(self, "tile", whole(self.tile, "a serving", 1))
+        if self.owner is not None:
+            object.__setattr__(self, "owner", whole(self.owner, "the player stolen from", 0))
 
     def __str__(self) -> str:
         if self.owner is None:

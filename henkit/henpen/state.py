@@ -36,6 +36,8 @@ from henkit.henpen.dice import (
 from henkit.henpen.rules import MAX_PLAYERS, MIN_PLAYERS, Claim, Rules, legal_claims
 
 ROLL_PHASE, DICE, TAKE, DECIDE, OVER = "roll", "dice", "take", "decide", "over"
+FAILURES = (None, "bust", "no worm", "no serving")
+"""Why a turn failed (None: it did not)."""
 PHASES = (ROLL_PHASE, DICE, TAKE, DECIDE, OVER)
 NO_DICE = (0,) * SIDES
 
@@ -83,18 +85,35 @@ class TurnEnd:
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> TurnEnd:
-        """The inverse of `to_dict`."""
+        """The inverse of `to_dict`; a malformed dict raises ValueError saying why."""
+        if not isinstance(d, Mapping):
+            raise ValueError(f"last_turn must be a dict, not {type(d).__name__}")
         claim = d.get("claim")
-        return cls(
-            player=int(d["player"]),
-            total=int(d["total"]),
-            kept=tuple(d["kept"]),
-            claim=Claim(claim[0], claim[1]) if claim is not None else None,
-            failure=d.get("failure"),
-            returned=d.get("returned"),
-            turned_out=d.get("turned_out"),
-            roll=tuple(d["roll"]) if d.get("roll") is not None else None,
-        )
+        if claim is not None and not (isinstance(claim, list | tuple) and len(claim) == 2):
+            raise ValueError(f"last_turn claim must be [serving, owner or null], not {claim!r}")
+        failure = d.get("failure")
+        if failure not in FAILURES:
+            raise ValueError(f"last_turn failure must be one of {FAILURES}, not {failure!r}")
+        if (claim is None) == (failure is None):
+            raise ValueError("last_turn has either a claim (success) or a failure, not both or neither")
+
+        def tile(key: str) -> int | None:
+            return None if d.get(key) is None else whole(d[key], f"last_turn {key}", 1)
+
+        roll = d.get("roll")
+        try:
+            return cls(
+                player=whole(d["player"], "last_turn player", 0),
+                total=whole(d["total"], "last_turn total", 0),
+                kept=_ints(d["kept"], "last_turn kept"),
+                claim=Claim(claim[0], claim[1]) if claim is not None else None,
+                failure=failure,
+                returned=tile("returned"),
+                turned_out=tile("turned_out"),
+                roll=_ints(roll, "last_turn roll") if roll is not None else None,
+            )
+        except KeyError as e:
+            raise ValueError(f"last_turn needs the field {e}") from None
 
 
 @dataclass(frozen=True, eq=True)
@@ -140,8 +159,10 @@ class State:
                 f"{rules.dice} dice reach at most {rules.max_total}, below the lowest serving "
                 f"{rules.tiles[0]}: a game needs more dice or lower servings"
             )
-        grill_t = tuple(sorted(rules.tiles if grill is None else grill))
-        stacks_t = tuple(tuple(s) for s in (stacks if stacks is not None else [()] * players))
+        grill_t = tuple(sorted(rules.tiles if grill is None else _ints(list_of(grill), "grill")))
+        stacks_t = tuple(_ints(list_of(s), "a stack")
+                         for s in (list_of(stacks) if stacks is not None else [()] * players))
+        first_player = whole(first_player, "first_player", 0, players - 1)
         if len(stacks_t) != players:
             raise ValueError(f"stacks must list {players} stacks (one per player), not {len(stacks_t)}")
         used = set(grill_t).union(*stacks_t)
@@ -406,6 +427,15 @@ class State:
             raise ValueError(f"kept must be {SIDES} counts adding up to at most {rules.dice}")
         if self.phase in (ROLL_PHASE, OVER) and any(self.kept):
             raise ValueError("no dice can be set aside before the turn's first roll")
+        if self.phase == DECIDE and not any(self.kept):
+            raise ValueError("the 'decide' phase comes after a take: some dice must be set aside")
+        if self.phase in (DICE, DECIDE) and self._turn_ends_by_itself():
+            if self.phase == DICE:
+                raise ValueError("no dice can roll: every die is set aside or every face taken")
+            if not self.has_worm or not self.claims():
+                raise ValueError("a turn that ended by itself without a worm or a claim has failed")
+        if self.turns_played < 0:
+            raise ValueError(f"turns_played must be at least 0, not {self.turns_played}")
         if (self.phase == TAKE) != (self.roll is not None):
             raise ValueError("a roll waits to be taken exactly in the 'take' phase")
         if self.roll is not None:
@@ -494,6 +524,13 @@ class State:
         if self.roll is not None:
             lines.append(f"Roll: {describe_roll(self.roll)}")
         return "\n".join(lines)
+
+
+def list_of(xs: Any) -> list[Any]:
+    """A list from any iterable that is not text (text would be read one character at a time)."""
+    if isinstance(xs, str | bytes | Mapping) or not hasattr(xs, "__iter__"):
+        raise ValueError(f"expected a list of servings, not {xs!r}")
+    return list(xs)
 
 
 def _ints(xs: Any, what: str) -> tuple[int, ...]:

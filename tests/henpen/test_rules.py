@@ -363,3 +363,64 @@ def test_rules_round_trip_and_refuse_unknown_fields():
     assert Rules.from_dict(r.to_dict()) == r and hash(Rules.from_dict(r.to_dict())) == hash(r)
     with pytest.raises(ValueError, match="unknown rules fields"):
         Rules.from_dict({"dices": 8})
+
+
+def test_p6_option_keep_returned_still_turns_out_a_higher_serving():
+    s = bust(State.new(2, Rules.pickomino(), grill=[21, 22, 35], stacks=[[30], []]))
+    assert s.grill == (21, 22, 30) and s.last_turn.turned_out == 35
+
+
+def test_text_game_ends_when_a_failed_turn_turns_out_the_last_serving():
+    # With P6 a failure returns one serving and turns out one: the grill cannot empty that way.
+    s = bust(State.new(2, grill=[22], stacks=[[25], [26]]))
+    assert s.grill == (22,) and not s.is_over
+    # With the P7 option a failure with an empty stack turns out the last serving: game over.
+    s = bust(State.new(2, Rules(flip_when_nothing_returned=True), grill=[23], stacks=[[], [27]]))
+    assert s.grill == () and s.is_over and s.winners() == [1]
+
+
+@pytest.mark.parametrize(
+    "change, message",
+    [
+        ({"phase": "decide", "kept": [8, 0, 0, 0, 0, 0]}, "without a worm or a claim"),
+        ({"phase": "dice", "kept": [1, 1, 1, 1, 1, 1]}, "no dice can roll"),
+        ({"phase": "decide", "kept": [0, 0, 0, 0, 0, 0]}, "some dice must be set aside"),
+        ({"turns_played": -1}, "turns_played must be at least 0"),
+        ({"last_turn": [1, 2]}, "last_turn must be a dict"),
+        ({"last_turn": {"player": 0, "total": 3, "kept": [], "failure": 12}}, "failure must be"),
+        ({"last_turn": {"player": 0, "total": 3, "kept": [], "claim": ["a", "b"]}}, "serving"),
+        ({"last_turn": {"player": "x", "total": 3, "kept": [], "failure": "bust"}}, "player"),
+        ({"grill": "21"}, "grill must be a list"),
+        ({"player": True}, "player must be a whole number"),
+        ({"rules": {"dice": 8, "keep_returned_if_highest": 1}}, "True or False"),
+        ({"stacks": [[21], [21]]}, "in two places"),
+        ({"game": "hens"}, "not a Henpen state"),
+    ],
+)
+def test_malformed_or_impossible_states_are_refused_with_a_reason(change, message):
+    data = State.new(2).to_dict() | {"grill": list(range(22, 37)), "stacks": [[21], []]}
+    with pytest.raises(ValueError, match=message):
+        State.from_dict(data | change)
+
+
+@pytest.mark.parametrize("claim, message", [(25.0, "a serving must be a whole number"),
+                                            (0, "a serving must be at least 1"),
+                                            ("25", "whole number")])
+def test_claims_are_whole_serving_numbers(claim, message):
+    with pytest.raises(ValueError, match=message):
+        Claim(claim)
+    with pytest.raises(ValueError, match="player stolen from"):
+        Claim(25, -1)
+
+
+def test_numpy_claims_become_plain_ints():
+    import numpy as np
+
+    claim = Claim(np.int64(25), np.int64(1))
+    assert claim == Claim(25, 1) and type(claim.tile) is int and type(claim.owner) is int
+
+
+@pytest.mark.parametrize("first_player", [True, 2, -1])
+def test_first_player_must_be_a_seat(first_player):
+    with pytest.raises(ValueError, match="first_player"):
+        State.new(2, first_player=first_player)

@@ -120,3 +120,9 @@ def test_game_runner_replays_the_same_game_from_the_same_seed(seed):
     for step in h1:
         s = s.apply(step.action)
     assert s == s1
+
+
+@pytest.mark.parametrize("bots, message", [([None], "needs 3 bots"), (["greedy"] * 3, "no choose")])
+def test_game_runner_checks_its_bots(bots, message):
+    with pytest.raises(ValueError, match=message):
+        Game(State.new(3), bots)
