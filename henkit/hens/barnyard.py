@@ -533,6 +533,12 @@ class Barnyard:
         """Rebuild a barnyard written by `to_dict`; ValueError names what is malformed."""
         if not isinstance(data, dict) or not {"hens", "coops", "rooster"} <= set(data):
             raise ValueError("a barnyard dict needs the keys 'hens', 'coops' and 'rooster'")
+        unknown = set(data) - {"hens", "coops", "rooster"}
+        if unknown:
+            raise ValueError(
+                f"unknown barnyard keys {sorted(map(str, unknown))}: a barnyard dict has only "
+                "'hens', 'coops' and 'rooster'"
+            )
         new = cls()
         grid = list(new.grid)
         for key in ("hens", "coops"):

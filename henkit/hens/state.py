@@ -637,6 +637,9 @@ class HensState:
         missing = [k for k in keys if k not in data]
         if missing:
             raise ValueError(f"a Hens state dict lacks the keys {missing}")
+        unknown = sorted(map(str, set(data) - set(keys)))
+        if unknown:
+            raise ValueError(f"unknown Hens state keys {unknown}; allowed: {list(keys)}")
         if data["game"] != "hens":
             raise ValueError(f"this dict is a {data['game']!r} state, not a 'hens' one")
         try:
@@ -779,9 +782,9 @@ class HensState:
                 want = self.round - 1 + played
             if len(self.yards[q]) != want:
                 raise ValueError(
-                    f"'barnyards[{q}]' holds {len(self.yards[q])} cards but in round {self.round}, "
-                    f"{self.phase_name} phase, turn {self.turn} player {q} has placed {want} "
-                    "(one card a turn)"
+                    f"'barnyards[{q}]' holds {len(self.yards[q])} cards but player {q} has placed "
+                    f"{want} by round {self.round}, turn {self.turn} ({self.phase_name} phase): "
+                    "one card a turn"
                 )
             self.yards[q]._check_layout()
         self._validate_roosters()

@@ -156,6 +156,7 @@ def _yard(hens, coops=(), rooster=None) -> dict:
         (_yard([(0, 0, "Pa1")], [(0, 1, "Pa2")], rooster=[0, 1]), "rooster"),
         (_yard([(0, 0, "Pa1")]) | {"hens": [[0, 0]]}, r"\[row, col, code\]"),
         (_yard([(0, 0, "Pa1")]) | {"hens": "Pa1"}, r"\[row, col, code\]"),
+        (_yard([(0, 0, "Pa1")]) | {"roster": None}, r"unknown barnyard keys \['roster'\]"),
     ],
 )
 def test_from_dict_runs_the_layout_check_of_parse(data, message):

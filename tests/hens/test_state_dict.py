@@ -57,6 +57,8 @@ BAD = {
     "rooster chosen before round 6": (changed(MID, lambda d: d.update(rooster_chosen=[True] * 4)),
                                       r"'rooster_chosen\[0\]' is True"),
     "rules not a dict": (changed(MID, lambda d: d.update(rules=None)), r"'rules': rules must be"),
+    "unknown key": (changed(MID, lambda d: d.update(rooster_choice=None)),
+                    r"unknown Hens state keys \['rooster_choice'\]"),
     "phase a list": (changed(MID, lambda d: d.update(phase=["draw"])), r"phase \['draw'\]"),
     "clash": (changed(MID, lambda d: d["barnyards"][0].update(
         hens=[[0, 0, "Pa1"], [0, 1, "Wy4"]], coops=[])), r"'barnyards\[0\]': Pa1 at .* touch"),
@@ -64,7 +66,7 @@ BAD = {
         hens=[[0, 0, "Pa1"], [2, 2, "Wy4"]], coops=[])), r"'barnyards\[0\]'.*cut off"),
     "hand of 9": (changed(MID, _deal_more), r"'hands\[0\]' holds 9 cards"),
     "round 1 with cards placed": (changed(MID, lambda d: d.update(round=1)),
-                                  r"'barnyards\[\d\]' holds 2 cards but in round 1"),
+                                  r"'barnyards\[\d\]' holds 2 cards but player \d has placed 0 by round 1"),
     "over at round 3": (changed(MID, lambda d: d.update(phase="over")),
                         r"'phase' is 'over' at round 3"),
     "two draws in the draw phase": (changed(MID, lambda d: d.update(draws=2, drawn=2)),
