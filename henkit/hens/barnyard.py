@@ -453,7 +453,8 @@ class Barnyard:
         w = max(p[1] for p in placed) - c0 + 1
         if not _fits_box(h, w):
             raise ValueError(
-                f"the cards span {_span('line', r0 + 1, r0 + h)} and {_span('cell', c0 + 1, c0 + w)}"
+                f"the cards span {_span('line', r0 + 1, r0 + h)} and "
+                f"{_span('cell', c0 + 1, c0 + w)}"
                 f" ({_count(h, 'row')} by {_count(w, 'column')}): it must fit 3x4 or 4x3"
             )
         grid = list(new.grid)
@@ -494,7 +495,7 @@ class Barnyard:
             comp = grown
         if comp != self.occ:
             lost = [f"{_word(self.grid[i])} at {where(i)}" for i in bits_of(self.occ & ~comp)]
-            what = f"the card {lost[0]} is" if len(lost) == 1 else f"the cards {'; '.join(lost)} are"
+            what = f"the cards {'; '.join(lost)} are" if len(lost) > 1 else f"the card {lost[0]} is"
             raise ValueError(f"{what} cut off: every card must touch the others by a side")
         found: dict[int, list[int]] = {}
         for i in bits_of(self.occ):

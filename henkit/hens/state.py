@@ -680,7 +680,8 @@ class HensState:
             try:
                 choices.append(check_cell(c) if c is not None else None)
             except ValueError as e:
-                raise ValueError(f"'rooster_choices[{i}]' must be null or [row, col]: {e}") from None
+                raise ValueError(
+                    f"'rooster_choices[{i}]' must be null or [row, col]: {e}") from None
         s.choices = tuple(choices)
         s.validate()
         return s
@@ -697,7 +698,7 @@ class HensState:
         except ValueError as e:
             raise ValueError(f"'removed_breeds': {e}") from None
         if rules.removed_breeds is not None and (
-            tuple(sorted(BREED_INDEX[c] for c in rules.removed_breeds)) != tuple(sorted(self.removed))
+            sorted(BREED_INDEX[c] for c in rules.removed_breeds) != sorted(self.removed)
         ):
             raise ValueError(
                 f"'removed_breeds' is {list(self.removed_breeds)} but the rules remove "
@@ -717,7 +718,8 @@ class HensState:
         if self.player != mover:
             raise ValueError(
                 f"'player' is {self.player} but at turn {self.turn} of a round that player "
-                f"{self.first} starts, player {mover} moves (player = (first_player + turn) mod {n})"
+                f"{self.first} starts, player {mover} moves "
+                f"(player = (first_player + turn) mod {n})"
             )
         if ph == ROOSTER and self.round != ROOSTER_ROUND:
             raise ValueError(

@@ -97,7 +97,8 @@ def test_negative_seeds_are_refused_by_the_argument_parser(capsys):
         with pytest.raises(SystemExit) as stop:
             args_for(adder, ["--seed", "-1"])
         assert stop.value.code == 2
-        assert "--seed: the seed must be a whole number 0 or more, not '-1'" in capsys.readouterr().err
+        err = capsys.readouterr().err
+        assert "--seed: the seed must be a whole number 0 or more, not '-1'" in err
     with pytest.raises(SystemExit):
         args_for(add_play_arguments, ["--seed", "x"])
     assert "not 'x'" in capsys.readouterr().err

@@ -65,8 +65,9 @@ BAD = {
     "cards that don't touch": (changed(MID, lambda d: d["barnyards"][0].update(
         hens=[[0, 0, "Pa1"], [2, 2, "Wy4"]], coops=[])), r"'barnyards\[0\]'.*cut off"),
     "hand of 9": (changed(MID, _deal_more), r"'hands\[0\]' holds 9 cards"),
-    "round 1 with cards placed": (changed(MID, lambda d: d.update(round=1)),
-                                  r"'barnyards\[\d\]' holds 2 cards but player \d has placed 0 by round 1"),
+    "round 1 with cards placed": (
+        changed(MID, lambda d: d.update(round=1)),
+        r"'barnyards\[\d\]' holds 2 cards but player \d has placed 0 by round 1"),
     "over at round 3": (changed(MID, lambda d: d.update(phase="over")),
                         r"'phase' is 'over' at round 3"),
     "two draws in the draw phase": (changed(MID, lambda d: d.update(draws=2, drawn=2)),
