@@ -42,6 +42,7 @@ from henkit.checks import whole
 
 __all__ = [
     "GAMES",
+    "SERIAL",
     "BotSummary",
     "GameRecord",
     "Tournament",
@@ -57,6 +58,8 @@ Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval (Phi^-1(0.975))."""
 
 SERIAL_BELOW = 40
+SERIAL = "serial"
+"""`executor=SERIAL` plays every game in this process (a widget in a shared class server)."""
 """With executor=None, tournaments shorter than this run in this process (a pool costs more)."""
 
 Progress = Callable[[int, int], None]
@@ -356,7 +359,8 @@ def run_tournament(
     game: "henpen" or "hens". bots: e.g. ["optimal", "threshold:25"] or ["lookahead", "greedy"].
     rotate: rotate the seating so each bot plays each seat equally (see the module note).
     executor: any concurrent.futures Executor (threads, processes, a Dask client's
-    `get_executor()`); None runs short tournaments here and long ones on `default_executor()`.
+    `get_executor()`); "serial" plays every game in this process; None runs short tournaments
+    here and long ones on `default_executor()`.
     chunk_size: games per task (it changes speed and progress steps, never the results).
     on_progress(done, total): called in this thread with 0 first, then as chunks finish.
     """
@@ -376,10 +380,12 @@ def run_tournament(
     if chunk_size is None:
         chunk_size = max(1, min(50, math.ceil(games / 20)))
     chunk_size = whole(chunk_size, "chunk_size", 1)
-    if executor is not None and not isinstance(executor, Executor) and not callable(
+    serial = executor == SERIAL or (executor is None and games < SERIAL_BELOW)
+    if not serial and executor is not None and not isinstance(executor, Executor) and not callable(
         getattr(executor, "submit", None)
     ):
-        raise ValueError(f"executor must be a concurrent.futures Executor, not {executor!r}")
+        raise ValueError(f"executor must be a concurrent.futures Executor, {SERIAL!r} or None, "
+                         f"not {executor!r}")
     if on_progress is not None and not callable(on_progress):
         raise ValueError("on_progress must be a function of (done, total)")
 
@@ -388,7 +394,7 @@ def run_tournament(
     report = on_progress or (lambda done, total: None)
     report(0, games)
     results: dict[int, list[GameRecord]] = {}
-    if executor is None and games < SERIAL_BELOW:
+    if serial:
         done = 0
         for c in chunks:
             results[c.start] = play_chunk(c)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import threading
 from concurrent.futures import ProcessPoolExecutor, ThreadPoolExecutor
 
 import pytest
@@ -217,3 +218,13 @@ def test_wilson_interval_contains_p_and_narrows_with_more_games(case):
     # The same share of wins over 4x the games gives a narrower interval.
     low4, high4 = wilson_interval(4 * wins, 4 * games)
     assert high4 - low4 < high - low
+
+
+def test_serial_executor_plays_in_this_process_with_the_same_records(serial):
+    want = serial["henpen"]
+    seen = []
+    got = run_tournament("henpen", list(want.specs), games=want.games, seed=11, executor="serial",
+                         on_progress=lambda done, total: seen.append(threading.get_ident()))
+    assert got == want and set(seen) == {threading.get_ident()}
+    with pytest.raises(ValueError, match="'serial' or None"):
+        run_tournament("henpen", list(want.specs), games=4, executor="threads")

@@ -12,7 +12,7 @@ from concurrent.futures import Executor
 
 import ipywidgets as w
 
-from henkit.arena import Tournament, run_tournament
+from henkit.arena import SERIAL, Tournament, run_tournament
 from henkit.widgets.common import button, esc, figure_output, say, status_line
 
 BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
@@ -28,8 +28,9 @@ UNITS = {"henpen": "worms", "hens": "points"}
 class Arena(w.VBox):
     """Run a seeded tournament between bots and show win rates, mean scores and a table.
 
-    `executor` is any concurrent.futures Executor for the games (None: `run_tournament`'s
-    default, which plays short tournaments in this process).
+    `executor` is any concurrent.futures Executor for the games. By default the games are
+    played in the kernel itself: a dashboard shared by a class must not start a process pool for
+    every viewer, and in-process play moves the progress bar just as well.
     """
 
     def __init__(
@@ -39,7 +40,7 @@ class Arena(w.VBox):
         games: int = 100,
         seed: int = 0,
         *,
-        executor: Executor | None = None,
+        executor: Executor | str = SERIAL,
         show_chart: bool = True,
     ) -> None:
         if game not in BOT_CHOICES:
