@@ -87,9 +87,7 @@ def advice(state: State, steal_weight: Fraction | int = 0, exact: bool = False) 
     if state.phase == ROLL_PHASE:
         return [Advice(ROLL, sol.value(state))]
     if state.phase == TAKE:
-        takes = [Advice(Take(f), v) for f, v in sol.take_values(state.roll, state).items()]
-        # take_values lists the solver's choice first; a stable sort keeps it first on ties.
-        return sorted(takes, key=lambda ad: -ad.value)
+        return [Advice(Take(f), v) for f, v in sol.take_values(state.roll, state).items()]
     assert state.phase == DECIDE
     out = []
     for a in state.legal_actions():

@@ -124,15 +124,23 @@ BOTS = {
 
 
 def make_bot(spec: str) -> RandomBot | GreedyBot | ThresholdBot | OptimalBot:
-    """A bot from a short name: 'random', 'greedy', 'optimal', 'threshold' or 'threshold:28'."""
+    """A bot from a short name: 'random', 'greedy', 'optimal', 'optimal:1' (steal weight 1),
+    'threshold' or 'threshold:28'."""
     name, _, arg = spec.strip().lower().partition(":")
     if name not in BOTS:
-        raise ValueError(f"unknown Henpen bot {spec!r}; bots are {', '.join(BOTS)} (threshold:T)")
+        raise ValueError(f"unknown Henpen bot {spec!r}; bots are {', '.join(BOTS)} "
+                         "(threshold:T, optimal:W)")
     if name == "threshold":
         try:
             return ThresholdBot(int(arg) if arg else 25)
         except ValueError:
             raise ValueError(f"threshold bots are written threshold:T with T a number, not {spec!r}") from None
+    if name == "optimal" and arg:
+        try:
+            return OptimalBot(Fraction(arg))
+        except (ValueError, ZeroDivisionError):
+            raise ValueError(f"optimal bots are written optimal:W with W a steal weight >= 0 "
+                             f"(a number like 1 or 1/2), not {spec!r}") from None
     if arg:
         raise ValueError(f"the {name} bot takes no argument, not {spec!r}")
     return BOTS[name]()

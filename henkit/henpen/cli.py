@@ -21,6 +21,7 @@ from henkit.henpen.rules import Rules
 from henkit.henpen.simulate import simulate as run_games
 from henkit.henpen.state import TAKE, State
 from henkit.results import results_table
+from henkit.words import count
 
 # ----- parsing helpers ----------------------------------------------------------------------
 
@@ -130,7 +131,7 @@ def odds(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None
     rules = Rules()
     start = {"dice": args.dice, "taken": args.taken, "total": args.total}
     where = "a fresh turn" if args.dice is None else (
-        f"{args.dice} dice left, taken {sorted(face_name(f) for f in args.taken) or 'nothing'}, "
+        f"{count(args.dice, 'die', 'dice')} left, taken {sorted(face_name(f) for f in args.taken) or 'nothing'}, "
         f"total {args.total}")
     position = args.grill is not None or args.own_top is not None or bool(args.tops)
     lines: list[str] = []

@@ -414,7 +414,11 @@ class TurnSolution:
         return self._num(self._end[i])
 
     def take_values(self, roll: Any, point: Any = None) -> dict[int, Number]:
-        """Value of each face the roll lets the player take, best first (empty: a bust)."""
+        """Value of each face the roll lets the player take, best first (empty: a bust).
+
+        The solver's choice comes first; the others follow by value, ties in the solver's
+        preference order (most points set aside, then the higher face).
+        """
         p, i = self._node(point)
         counts = check_roll(roll, p)
         sp = self.space
@@ -424,12 +428,12 @@ class TurnSolution:
         pol = self.policy
         e0, e1 = int(sp.pair_edge_start[pair]), int(sp.pair_edge_start[pair + 1])
         chosen = int(pol.choice[pair])
-        out: dict[int, Number] = {}
-        for e in [chosen, *(e for e in range(e0, e1) if e != chosen)]:
-            face = int(sp.edge_face[e])
-            if face:
-                out[face] = self._num(self._value[int(sp.edge_child[e])])
-        return out
+        values = [(int(sp.edge_face[e]), self._value[int(sp.edge_child[e])])
+                  for e in [chosen, *(e for e in range(e0, e1) if e != chosen)]
+                  if sp.edge_face[e]]
+        # A stable sort keeps the solver's choice first among equal values.
+        values.sort(key=lambda fv: -fv[1])
+        return {face: self._num(v) for face, v in values}
 
     def value_of_roll(self, roll: Any, point: Any = None) -> Number:
         """Value of a roll just seen: the best face's value, or the fail value for a bust."""

@@ -34,6 +34,7 @@ from henkit.henpen.dice import (
     sample_roll,
 )
 from henkit.henpen.rules import MAX_PLAYERS, MIN_PLAYERS, Claim, Rules, legal_claims
+from henkit.words import count
 
 ROLL_PHASE, DICE, TAKE, DECIDE, OVER = "roll", "dice", "take", "decide", "over"
 FAILURES = (None, "bust", "no worm", "no serving")
@@ -508,7 +509,8 @@ class State:
         lines = [f"Grill: {' '.join(map(str, self.grill)) or '(empty)'}"]
         for p, s in enumerate(self.stacks):
             top = f"top {s[-1]}" if s else "no servings"
-            lines.append(f"Player {p + 1}: {len(s)} servings, {self.worms(p)} worms, {top}")
+            lines.append(f"Player {p + 1}: {count(len(s), 'serving')}, {count(self.worms(p), 'worm')}, "
+                         f"{top}")
         if self.last_turn:
             lines.append(f"Last turn: {self.last_turn}")
         if self.is_over:
@@ -519,7 +521,8 @@ class State:
         kept = describe_roll(self.kept) if any(self.kept) else "nothing"
         lines.append(
             f"Player {self.player + 1} to play: set aside {kept}, total {self.total}, "
-            f"{self.dice_left} dice left" + (", a worm taken" if self.has_worm else ", no worm yet")
+            f"{count(self.dice_left, 'die', 'dice')} left"
+            + (", a worm taken" if self.has_worm else ", no worm yet")
         )
         if self.roll is not None:
             lines.append(f"Roll: {describe_roll(self.roll)}")

@@ -35,6 +35,7 @@ import numpy as np
 
 from henkit.checks import whole
 from henkit.henpen.dice import FACES, SIDES, WORM, check_face, face_name, face_value
+from henkit.words import count
 
 MAX_DICE = 20
 """The most dice a turn may start with (Rules allows 1..20)."""
@@ -128,7 +129,7 @@ class TurnPoint:
 
     def __str__(self) -> str:
         taken = ", ".join(face_name(f) for f in sorted(self.taken)) or "nothing"
-        return f"{self.dice_left} dice left, taken {taken}, total {self.total}"
+        return f"{count(self.dice_left, 'die', 'dice')} left, taken {taken}, total {self.total}"
 
 
 def check_roll(roll: Any, point: TurnPoint) -> tuple[int, ...]:

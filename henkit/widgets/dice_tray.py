@@ -113,9 +113,10 @@ class DiceTray(w.VBox):
             tooltip="Hide the advice to try a turn on your own",
         )
         self.chart_toggle = w.Checkbox(
-            value=show_chart, description="Show the outlook chart", indent=False,
+            value=show_chart, description="Show the solver's outlook", indent=False,
             layout=w.Layout(width="auto"),
-            tooltip="The chance of ending this turn on each serving, playing as the solver would",
+            tooltip="The chance of ending this turn on each serving, playing as the solver would "
+                    "(a chart and its text; hide it, with the advice, for an exercise)",
         )
         self.advice_html = w.HTML()
         self.chart = w.Output()
@@ -397,7 +398,9 @@ class DiceTray(w.VBox):
                              f"(every one of {s.dice_left} dice shows a face already taken).")
             else:
                 lines.append("Chance the next roll goes bust: <b>0</b> (nothing is taken yet).")
-        lines.append(esc(self._outlook_text(s)))
+        if self.chart_toggle.value:
+            # The outlook tells what the solver would do, so it hides with its chart.
+            lines.append(esc(self._outlook_text(s)))
         return "<br>".join(lines)
 
     def _outlook_text(self, s: State) -> str:

@@ -150,12 +150,15 @@ def test_simulation_is_reproducible_and_rotates_the_first_player():
 
 @pytest.mark.parametrize("spec, name", [("random", "random"), ("greedy", "greedy"),
                                         ("optimal", "optimal"), ("threshold:28", "threshold 28"),
-                                        (" Threshold ", "threshold 25")])
+                                        (" Threshold ", "threshold 25"),
+                                        ("optimal:1", "optimal (steal weight 1)"),
+                                        ("optimal:1/2", "optimal (steal weight 1/2)")])
 def test_make_bot_names(spec, name):
     assert make_bot(spec).name == name
 
 
-@pytest.mark.parametrize("spec", ["smart", "threshold:x", "greedy:3", ""])
+@pytest.mark.parametrize("spec", ["smart", "threshold:x", "greedy:3", "", "optimal:-1",
+                                  "optimal:x"])
 def test_make_bot_refuses_unknown_specs(spec):
     with pytest.raises(ValueError, match="bot"):
         make_bot(spec)
@@ -177,3 +180,11 @@ def test_advice_is_empty_at_chance_nodes_and_game_end():
     assert advice(s) == []
     assert advice(State.new(2, grill=[], stacks=[[21], []])) == []
     assert advice(s.apply((0, 0, 0, 0, 0, 8)))[0].action == Take(6)  # all worms: take them
+
+
+def test_take_values_are_best_first_with_the_solver_choice_first():
+    for s in walk_decisions(8):
+        if s.phase != TAKE:
+            continue
+        values = solution_for(s).take_values(s.roll, s)
+        assert list(values.values()) == sorted(values.values(), reverse=True)

@@ -53,7 +53,7 @@ def test_rolling_shows_the_engine_roll_as_dice_and_changes_the_outlook():
 
 
 def test_clicking_a_die_takes_every_die_of_its_face_and_updates_total_and_odds():
-    tray = DiceTray(seed=4, show_chart=False)
+    tray = DiceTray(seed=4)
     tray.roll()
     roll = tray.state.roll
     i = next(i for i, b in enumerate(tray.dice_buttons) if b.layout.display != "none")
@@ -184,3 +184,12 @@ def test_every_visible_control_has_words():
         assert b.description and b.tooltip
     for c in (tray.advice_toggle, tray.chart_toggle):
         assert c.description
+
+
+def test_hiding_the_outlook_hides_what_the_solver_would_do():
+    tray = DiceTray(seed=3, show_advice=False, show_chart=False)
+    tray.roll()
+    tray.take(tray.state.legal_actions()[0].face)
+    assert "fails with chance" not in tray.odds_html.value and "bust" in tray.odds_html.value
+    tray.chart_toggle.value = True
+    assert "fails with chance" in tray.odds_html.value
