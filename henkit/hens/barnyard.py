@@ -234,8 +234,10 @@ class Barnyard:
         bad = self.hen & ~self.breeds[BREED_OF[k]] & ~self.nums[n - 1] & ~self.nums[n + 1]
         return front & ~spread(bad) if bad else front
 
-    def hen_cells(self, k: int) -> list[Cell]:
-        """Cells where card k may go as a hen."""
+    def hen_cells(self, k: int | str) -> list[Cell]:
+        """Cells where card k (a Card, its int or a code like 'Pa3') may go as a hen."""
+        if type(k) is not Card:
+            k = card(k)  # ValueError naming what a card may be
         return [CELL_OF[i] for i in bits_of(self._hen_mask(k))]
 
     def coop_cells(self) -> list[Cell]:

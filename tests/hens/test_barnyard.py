@@ -57,6 +57,27 @@ def test_first_card_starts_at_origin_and_barnyard_grows_every_way():
         Barnyard().place("Pa3", (1, 1))
 
 
+def test_hen_cells_takes_a_card_code_like_place_does():
+    b = Barnyard.parse("Pa3 Pa4\nWy2 ..")
+    for code in ("Su1", "Wy5", " pa2 ", "Se5"):
+        cells = b.hen_cells(code)
+        assert cells == b.hen_cells(card(code)) == b.hen_cells(int(card(code)))
+        for cell in b.coop_cells():  # exactly the cells where place() accepts it as a hen
+            fits = cell in cells
+            try:
+                b.check_place(code, cell)
+            except ValueError:
+                assert not fits
+            else:
+                assert fits
+    # Su1 may touch Wy2 (one apart) but neither Pa3 nor Pa4: left of and below Wy2 only.
+    assert b.hen_cells("Su1") == [(1, -1), (2, 0)]
+    assert (1, 1) in b.hen_cells("Wy5")
+    for bad in ("Zz9", "Su", None, True, 2.0, 99):
+        with pytest.raises(ValueError, match="not a card|out of range"):
+            b.hen_cells(bad)
+
+
 def test_placement_names_the_neighbour_and_the_rule():
     b = Barnyard.parse("Pa3 Pa4\nWy2 ..")
     # (1, 1): Pa4 above is fine for Wy5 (one apart), Wy2 to the left is the same breed.
