@@ -19,10 +19,22 @@ from henkit.hens.view import HensView
 
 @dataclass(frozen=True)
 class Kind:
-    """A kind of card to hope for: a description in words and a test on cards."""
+    """A kind of card to hope for: a description in words and a test on cards.
+
+    `one` and `many` finish the sentences "1 of the unseen cards ..." and "5 of the unseen cards
+    ..." (e.g. "is a Padovana", "are Padovanas"); when left out they are built from the
+    description."""
 
     description: str
     test: Callable[[Card], bool]
+    one: str = ""
+    many: str = ""
+
+    def __post_init__(self) -> None:
+        if not self.one:
+            object.__setattr__(self, "one", f"is {self.description}")
+        if not self.many:
+            object.__setattr__(self, "many", f"are of the kind {self.description!r}")
 
     def __str__(self) -> str:
         return self.description
@@ -31,26 +43,30 @@ class Kind:
 def of_breed(code: str) -> Kind:
     """Any card of a breed, given by code ('Pa') or name ('Padovana')."""
     i = breed_index(code)
-    return Kind(f"a {BREEDS[i].name}", lambda c: c.breed is BREEDS[i])
+    name = BREEDS[i].name
+    plural = name if name.endswith("s") else f"{name}s"  # one Faverolles, two Faverolles
+    return Kind(f"a {name}", lambda c: c.breed is BREEDS[i], f"is a {name}", f"are {plural}")
 
 
 def of_number(number: int) -> Kind:
     """Any card with this number (1-6)."""
     if not isinstance(number, int) or isinstance(number, bool) or not 1 <= number <= 6:
         raise ValueError(f"card numbers go from 1 to 6, not {number!r}")
-    return Kind(f"a number {number}", lambda c: c.number == number)
+    return Kind(f"a number {number}", lambda c: c.number == number,
+                f"is numbered {number}", f"are numbered {number}")
 
 
 def exactly(code: str) -> Kind:
     """One particular card kind, e.g. 'Pa3' (either copy)."""
     k = card(code)
-    return Kind(f"a {k}", lambda c: c == k)
+    return Kind(f"a {k}", lambda c: c == k, f"is a {k}", f"are {k}s")
 
 
 def fits_cell(barnyard: Barnyard, cell: Cell) -> Kind:
     """Any card that may go as a hen at `cell` of `barnyard`."""
     cell = check_cell(cell)
-    return Kind(f"a hen that fits {cell}", lambda c: cell in barnyard.hen_cells(c))
+    could = f"could go as a hen at row {cell[0]}, column {cell[1]}"
+    return Kind(f"a hen that fits {cell}", lambda c: cell in barnyard.hen_cells(c), could, could)
 
 
 def hypergeometric(population: int, successes: int, draws: int) -> list[Fraction]:
@@ -76,6 +92,8 @@ class DrawOdds:
     unseen: int  # cards the player cannot see
     matching: int  # of which are of the kind
     distribution: tuple[Fraction, ...]  # P(exactly j of the kind), j = 0..draws
+    one: str = ""  # finishes "1 of the unseen cards ...", e.g. "is a Padovana" (see Kind)
+    many: str = ""  # finishes "5 of the unseen cards ...", e.g. "are Padovanas"
 
     @property
     def at_least_one(self) -> Fraction:
@@ -88,9 +106,17 @@ class DrawOdds:
         return sum((j * p for j, p in enumerate(self.distribution)), Fraction(0))
 
     def __str__(self) -> str:
-        return (f"{self.matching} of the {self.unseen} unseen cards are {self.kind}: "
-                f"P(at least one in {self.draws} draws) = {self.at_least_one} "
-                f"({float(self.at_least_one):.1%}), expected {self.expected}")
+        one = self.one or f"is {self.kind}"
+        many = self.many or f"are of the kind {self.kind!r}"
+        cards = "card" if self.unseen == 1 else "cards"
+        if self.matching == 0:
+            head = f"none of the {self.unseen} unseen {cards} {one}"
+        else:
+            head = f"{self.matching} of the {self.unseen} unseen {cards} " \
+                   f"{one if self.matching == 1 else many}"
+        draws = "1 draw" if self.draws == 1 else f"{self.draws} draws"
+        return (f"{head}: P(at least one in {draws}) = {self.at_least_one} "
+                f"({float(self.at_least_one):.1%}), expected number drawn {self.expected}")
 
 
 def _kind(view: HensView, kind: Kind | str | int | Cell) -> Kind:
@@ -122,7 +148,7 @@ def draw_odds(view: HensView, kind: Kind | str | int | Cell, draws: int = 2) -> 
     population = sum(unseen.values())
     matching = sum(n for c, n in unseen.items() if k.test(c))
     return DrawOdds(k.description, draws, population, matching,
-                    tuple(hypergeometric(population, matching, draws)))
+                    tuple(hypergeometric(population, matching, draws)), k.one, k.many)
 
 
 def chance_at_least_one(view: HensView, kind: Kind | str | int | Cell, draws: int = 2) -> Fraction:

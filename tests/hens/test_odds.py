@@ -8,6 +8,7 @@ import pytest
 
 from henkit.core import make_rng
 from henkit.hens.actions import DECK, Draw
+from henkit.hens.barnyard import Barnyard
 from henkit.hens.odds import draw_odds, exactly, fits_cell, hypergeometric, of_breed, of_number
 
 from .helpers import first_state, random_game
@@ -83,3 +84,56 @@ def test_bad_odds_questions_raise(view):
         draw_odds(view, 9, 1)
     with pytest.raises(ValueError, match="not a breed"):
         draw_odds(view, "Zebra", 1)
+
+
+def _odds_with(matching: int, unseen: int = 30, draws: int = 2):
+    from henkit.hens.odds import DrawOdds
+
+    return [
+        DrawOdds(k.description, draws, unseen, matching,
+                 tuple(hypergeometric(unseen, matching, draws)), k.one, k.many)
+        for k in (of_breed("Pa"), of_breed("Fa"), of_number(3), exactly("Ce2"),
+                  fits_cell(Barnyard().place("Pa3", (0, 0)), (0, 1)))
+    ]
+
+
+def test_odds_read_as_sentences_for_every_kind_and_count():
+    one = [str(o).split(":")[0] for o in _odds_with(1)]
+    assert one == [
+        "1 of the 30 unseen cards is a Padovana",
+        "1 of the 30 unseen cards is a Faverolles",
+        "1 of the 30 unseen cards is numbered 3",
+        "1 of the 30 unseen cards is a Ce2",
+        "1 of the 30 unseen cards could go as a hen at row 0, column 1",
+    ]
+    many = [str(o).split(":")[0] for o in _odds_with(2)]
+    assert many == [
+        "2 of the 30 unseen cards are Padovanas",
+        "2 of the 30 unseen cards are Faverolles",  # the same word for one and for many
+        "2 of the 30 unseen cards are numbered 3",
+        "2 of the 30 unseen cards are Ce2s",
+        "2 of the 30 unseen cards could go as a hen at row 0, column 1",
+    ]
+    none = [str(o).split(":")[0] for o in _odds_with(0)]
+    assert none[0] == "none of the 30 unseen cards is a Padovana"
+    assert none[3] == "none of the 30 unseen cards is a Ce2"
+    # After the colon: P(at least one) = 1 - C(27,2)/C(30,2) = 1 - 351/435 = 28/145, exactly
+    # and in per cent, and the expected count 2 * 3/30 = 1/5.
+    assert str(_odds_with(3)[0]).split(": ", 1)[1] == \
+        "P(at least one in 2 draws) = 28/145 (19.3%), expected number drawn 1/5"
+    assert "P(at least one in 1 draw) = 1/10 (10.0%)" in str(_odds_with(3, draws=1)[0])
+    assert str(_odds_with(1, unseen=1, draws=1)[2]).startswith(
+        "1 of the 1 unseen card is numbered 3: P(at least one in 1 draw) = 1 (100.0%)")
+
+
+def test_a_kind_made_by_hand_still_reads_as_a_sentence(view):
+    from henkit.hens.odds import Kind
+
+    red = Kind("a red hen", lambda c: c.breed.colour == "red")
+    odds = draw_odds(view, red, 2)
+    assert odds.matching > 1
+    assert str(odds).startswith(f"{odds.matching} of the {odds.unseen} unseen cards are of the "
+                                "kind 'a red hen': ")
+    named = Kind("a red hen", red.test, "is red", "are red")
+    assert str(draw_odds(view, named, 2)).startswith(
+        f"{odds.matching} of the {odds.unseen} unseen cards are red: ")
