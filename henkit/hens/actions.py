@@ -15,7 +15,8 @@ from henkit.hens.barnyard import CELL_OF, Cell, bit
 from henkit.hens.cards import CARDS, NUM_KINDS, Card, card
 
 DECK = -1
-"""The `source` of a draw from the deck (any other source is the player whose pile it is)."""
+"""The `source` of a draw from the deck (any other source is the seat index, from 0, of the player
+whose pile it is; the words count players from 1: `Draw(0, ...)` draws from player 1's pile)."""
 
 
 def _as_card(value: object) -> Card:
@@ -43,7 +44,7 @@ class Draw:
     def __str__(self) -> str:
         if self.source == DECK:
             return "draw from the deck"
-        return f"draw {self.card} from player {self.source}'s discard pile"
+        return f"draw {self.card} from player {self.source + 1}'s discard pile"  # seats from 0
 
     def __repr__(self) -> str:
         return "Draw(DECK)" if self.source == DECK else f"Draw({self.source}, {self.card})"
@@ -127,6 +128,7 @@ class PlaceRooster:
 
 
 Action = Draw | Place | PlaceCoop | Discard | PlaceRooster
+ACTIONS = (Draw, Place, PlaceCoop, Discard, PlaceRooster)  # for isinstance checks
 
 
 # Legal-action lists reuse these shared objects: building thousands of dataclasses per game

@@ -23,7 +23,7 @@ from henkit.results import results_table
 
 HELP = """How to answer:
   draw phase:    deck            draw from the deck
-                 2               draw the top of player 2's discard pile
+                 2               draw the top of player 2's discard pile (players count from 1)
   place phase:   Pa3 1 2         place Pa3 as a hen at row 1, column 2
                  coop Pa3 1 2    place Pa3 face down as a chicken coop there
   discard phase: Pa3             discard Pa3
@@ -66,7 +66,8 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=_seed, default=None, help="seed for a repeatable game")
     parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
                         help="goal card 1-6 (default: drawn at random)")
-    parser.add_argument("--seat", type=int, default=0, help="your seat, 0 to players-1 (default 0)")
+    parser.add_argument("--seat", type=int, default=1,
+                        help="which player you are, 1 to --players (default 1)")
 
 
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
@@ -97,15 +98,24 @@ def simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     return 0
 
 
+# In everything printed or typed here players count from 1 ("player 2" is seat index 1).
+
+
+def _who(q: int, me: int) -> str:
+    """Seat q in words, from the point of view of the human at seat `me`."""
+    return "you" if q == me else f"player {q + 1}"
+
+
 def _show(state: HensState, me: int, out: TextIO) -> None:
     v = state.view(me)
     print(file=out)
     print(f"round {v.round}, {goal_card(v.goal)}", file=out)
     print(f"deck: {v.deck_size} cards", file=out)
     for q in range(v.players):
-        who = "you" if q == me else f"player {q}"
+        who = _who(q, me)
         top = v.discard_tops[q]
-        pile = f"discard top {top} ({len(v.discards[q])} cards)" if top else "no discards"
+        size = len(v.discards[q])
+        pile = f"discard top {top} ({size} card{'s' if size > 1 else ''})" if top else "no discards"
         print(f"{who}: {pile}, {v.hand_sizes[q]} cards in hand", file=out)
         if q != me and len(v.barnyards[q]):
             for row in str(v.barnyards[q]).split("\n"):
@@ -121,7 +131,8 @@ def _prompt(state: HensState) -> str:
     phase = state.phase_name
     acts = state.legal_actions()
     if phase == "draw":
-        piles = [f"{a.source} ({a.card})" for a in acts if a.source != DECK]
+        piles = [f"{a.source + 1} ({a.card} on player {a.source + 1}'s pile)"
+                 for a in acts if a.source != DECK]
         where = "deck" if any(a.source == DECK for a in acts) else ""
         return f"draw from: {', '.join([where] + piles if where else piles)}"
     if phase == "place":
@@ -150,10 +161,18 @@ def parse_move(state: HensState, text: str):
         if words[0].lower() == "deck":
             return Draw(DECK)
         try:
-            q = int(words[0])
+            number = int(words[0])
         except ValueError:
-            raise ValueError("type 'deck' or the number of a player whose pile to draw from") from None
-        pile = state.piles[q] if 0 <= q < state.players else ()
+            raise ValueError(
+                "type 'deck' or the number of a player whose pile to draw from, e.g. '2' for "
+                "player 2's pile"
+            ) from None
+        if not 1 <= number <= state.players:
+            raise ValueError(
+                f"there is no player {number}: players are numbered 1 to {state.players}"
+            )
+        q = number - 1  # the seat index of player `number`
+        pile = state.piles[q]
         return Draw(q, pile[-1] if pile else None)
     if phase == "place":
         coop = words[0].lower() == "coop"
@@ -188,7 +207,7 @@ def _narrate(game: Game, start: int, me: int, out: TextIO) -> None:
             if before.player == me:
                 print(f"you drew {step.action} from the deck", file=out)
             continue
-        who = "you" if step.player == me else f"player {step.player}"
+        who = _who(step.player, me)
         act = step.action
         if type(act) is PlaceCoop and step.player != me:
             print(f"{who}: place a card face down as a chicken coop at row {act.cell[0]}, "
@@ -211,15 +230,16 @@ def play(
     if len(names) != n - 1:
         print(f"with {n} players give {n - 1} bots, not {len(names)}", file=out)
         return 2
-    me = args.seat
-    if not 0 <= me < n:
-        print(f"--seat must be 0-{n - 1}", file=out)
+    if not 1 <= args.seat <= n:
+        print(f"--seat must be 1-{n} (which player you are), not {args.seat}", file=out)
         return 2
+    me = args.seat - 1  # the seat index
     bots = [make_bot(x) for x in names]
     bots.insert(me, None)
     state = new_game(Rules(players=n, goal=args.goal), args.seed)
     game = Game(state, bots, seed=None if args.seed is None else args.seed + 1)
-    print(f"Hens with {n} players; you are player {me}. Type 'help' for how to answer.", file=out)
+    print(f"Hens with {n} players; you are player {me + 1}. Type 'help' for how to answer.",
+          file=out)
     seen = 0
     game.advance()
     while not game.state.is_over:
@@ -261,11 +281,11 @@ def play(
     final = game.state
     print("\nThe game is over.", file=out)
     for q, sc in enumerate(final.scores()):
-        print(f"\n{'you' if q == me else f'player {q}'}:", file=out)
+        print(f"\n{_who(q, me)}:", file=out)
         for row in str(final.yards[q]).split("\n"):
             print(f"    {row}", file=out)
         print(sc, file=out)
     won = final.winners()
-    names_won = ", ".join("you" if q == me else f"player {q}" for q in won)
+    names_won = ", ".join(_who(q, me) for q in won)
     print(f"\nwinner{'s' if len(won) > 1 else ''}: {names_won}", file=out)
     return 0

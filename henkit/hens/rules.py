@@ -41,7 +41,8 @@ class Rules:
             or not 0 <= self.first_player < self.players
         ):
             raise ValueError(
-                f"first_player must be a player 0-{self.players - 1}, not {self.first_player!r}"
+                f"first_player must be a seat index 0-{self.players - 1} (0 is player 1), "
+                f"not {self.first_player!r}"
             )
 
     def to_dict(self) -> dict:

@@ -20,6 +20,7 @@ import numpy as np
 
 from henkit.core import CHANCE, TERMINAL, Seed, make_rng
 from henkit.hens.actions import (
+    ACTIONS,
     COOP_AT,
     DECK,
     DISCARDS,
@@ -379,7 +380,7 @@ class HensState:
             hand = self.hands[p]
             if k not in hand:
                 raise ValueError(
-                    f"cannot discard {_name(k)}: it is not in player {p}'s hand "
+                    f"cannot discard {_name(k)}: it is not in player {p + 1}'s hand "
                     f"({' '.join(map(str, hand))})"
                 )
             s = self._copy()
@@ -396,28 +397,27 @@ class HensState:
 
     # ----- the steps of a turn -----
     def _wrong(self, action: Any, wanted: str) -> ValueError:
-        who = f"player {self.player}"
-        return ValueError(f"{action!r} is not a move now: {who} must {wanted}")
+        # An action is named in code and in words: its repr holds seat indices (from 0), its
+        # words count players from 1.
+        what = f"{action!r} ({action})" if isinstance(action, ACTIONS) else repr(action)
+        return ValueError(f"{what} is not a move now: player {self.player + 1} must {wanted}")
 
     def _check_pile(self, src: Any, top: Any) -> None:
         p = self.player
         if isinstance(src, bool):  # True == 1 as an int, but a bool is no player number
-            raise ValueError(
-                f"{src!r} is not a player: draw from the deck (DECK) or a player 0-{self.n - 1}"
-            )
+            raise ValueError(f"{src!r} is not a player: {_sources_help(self.n)}")
         if not isinstance(src, int) or not 0 <= src < self.n:
-            raise ValueError(
-                f"cannot draw from {src!r}: draw from the deck (DECK) or a player 0-{self.n - 1}"
-            )
+            raise ValueError(f"cannot draw from {src!r}: {_sources_help(self.n)}")
         if src == p:
             raise ValueError("you can never draw from your own discard pile")
         if self.round == 1:
             raise ValueError("in the first round no one may draw from a discard pile")
         if not self.piles[src]:
-            raise ValueError(f"player {src}'s discard pile is empty")
+            raise ValueError(f"player {src + 1}'s discard pile is empty")
         if top is not None and top != self.piles[src][-1]:
             raise ValueError(
-                f"the top of player {src}'s discard pile is {self.piles[src][-1]}, not {_name(top)}"
+                f"the top of player {src + 1}'s discard pile is {self.piles[src][-1]}, "
+                f"not {_name(top)}"
             )
 
     def _gain(self, k: Card) -> None:
@@ -455,7 +455,7 @@ class HensState:
         k = action.card
         if k not in hand:
             raise ValueError(
-                f"cannot place {_name(k)}: it is not in player {p}'s hand "
+                f"cannot place {_name(k)}: it is not in player {p + 1}'s hand "
                 f"({' '.join(map(str, hand))})"
             )
         k = CARDS[int(k)]
@@ -595,9 +595,10 @@ class HensState:
 
     def __str__(self) -> str:
         lines = [(f"Hens, {self.n} players, goal card {self.goal}, round {self.round}, "
-                 f"{self.phase_name} phase, player {self.player} to play, deck {len(self.deck)}")]
-        for p in range(self.n):
-            lines.append(f"player {p}: hand {' '.join(map(str, self.hands[p])) or '-'}; "
+                 f"{self.phase_name} phase, player {self.player + 1} to play, "
+                 f"deck {len(self.deck)}")]
+        for p in range(self.n):  # players count from 1 in words, seats from 0 in code
+            lines.append(f"player {p + 1}: hand {' '.join(map(str, self.hands[p])) or '-'}; "
                          f"pile {' '.join(map(str, self.piles[p])) or '-'}")
             lines.extend("    " + row for row in str(self.yards[p]).split("\n") if row)
         return "\n".join(lines)
@@ -648,12 +649,13 @@ class HensState:
             raise ValueError(f"'rules': {e}") from None
         n = rules.players
         removed = _breeds(data["removed_breeds"])
-        s = cls._blank(rules, _int(data, "goal", 1, 6), removed, _int(data, "first_player", 0, n - 1))
+        s = cls._blank(rules, _int(data, "goal", 1, 6), removed,
+                       _int(data, "first_player", 0, n - 1, _SEATS))
         phase = data["phase"]
         if not isinstance(phase, str) or phase not in PHASES:
             raise ValueError(f"phase {phase!r} is unknown: use one of {list(PHASES)}")
         s.phase = PHASES.index(phase)
-        s.player = _int(data, "player", 0, n - 1)
+        s.player = _int(data, "player", 0, n - 1, _SEATS)
         s.round = _int(data, "round", 1, ROUNDS)
         s.turn = _int(data, "turn", 0, n - 1)
         s.draws = _int(data, "draws", 0, 2)
@@ -661,27 +663,30 @@ class HensState:
         for key in ("hands", "discards", "barnyards", "rooster_chosen", "rooster_choices"):
             if not isinstance(data[key], list) or len(data[key]) != n:
                 raise ValueError(f"'{key}' must be a list with one entry per player ({n})")
-        s.deck = tuple(sorted(_cards(data["deck"], "deck")))
-        s.hands = tuple(tuple(sorted(_cards(h, f"hands[{i}]"))) for i, h in enumerate(data["hands"]))
-        s.piles = tuple(tuple(_cards(h, f"discards[{i}]")) for i, h in enumerate(data["discards"]))
+        s.deck = tuple(sorted(_cards(data["deck"], "'deck'")))
+        s.hands = tuple(tuple(sorted(_cards(h, f"'hands[{i}]' (player {i + 1})")))
+                        for i, h in enumerate(data["hands"]))
+        s.piles = tuple(tuple(_cards(h, f"'discards[{i}]' (player {i + 1})"))
+                        for i, h in enumerate(data["discards"]))
         yards = []
         for i, y in enumerate(data["barnyards"]):
             try:
                 yards.append(Barnyard.from_dict(y))
             except ValueError as e:
-                raise ValueError(f"'barnyards[{i}]': {e}") from None
+                raise ValueError(f"'barnyards[{i}]' (player {i + 1}): {e}") from None
         s.yards = tuple(yards)
         for i, x in enumerate(data["rooster_chosen"]):
             if not isinstance(x, bool):
-                raise ValueError(f"'rooster_chosen[{i}]' must be true or false, not {x!r}")
+                raise ValueError(
+                    f"'rooster_chosen[{i}]' (player {i + 1}) must be true or false, not {x!r}")
         s.chosen = tuple(data["rooster_chosen"])
         choices = []
         for i, c in enumerate(data["rooster_choices"]):
             try:
                 choices.append(check_cell(c) if c is not None else None)
             except ValueError as e:
-                raise ValueError(
-                    f"'rooster_choices[{i}]' must be null or [row, col]: {e}") from None
+                raise ValueError(f"'rooster_choices[{i}]' (player {i + 1}) must be null or "
+                                 f"[row, col]: {e}") from None
         s.choices = tuple(choices)
         s.validate()
         return s
@@ -710,16 +715,17 @@ class HensState:
             )
         if rules.first_player is not None and rules.first_player != self.first:
             raise ValueError(
-                f"'first_player' is {self.first} but the rules say player {rules.first_player} "
-                "plays first: they must agree"
+                f"'first_player' is {self.first} (player {self.first + 1}) but the rules say "
+                f"player {rules.first_player + 1} (first_player {rules.first_player}) plays "
+                "first: they must agree"
             )
         # Turn order, round and phase.
         mover = (self.first + self.turn) % n
         if self.player != mover:
             raise ValueError(
-                f"'player' is {self.player} but at turn {self.turn} of a round that player "
-                f"{self.first} starts, player {mover} moves "
-                f"(player = (first_player + turn) mod {n})"
+                f"'player' is {self.player} (player {self.player + 1}) but at turn {self.turn} "
+                f"of a round that player {self.first + 1} starts, player {mover + 1} moves "
+                f"('player' = ('first_player' + 'turn') mod {n} = {mover})"
             )
         if ph == ROOSTER and self.round != ROOSTER_ROUND:
             raise ValueError(
@@ -765,16 +771,18 @@ class HensState:
                 most = HAND_SIZE + 1
                 if size != most:
                     raise ValueError(
-                        f"'hands[{q}]' holds {size} cards in the discard phase: a player "
-                        f"discards holding {most}"
+                        f"'hands[{q}]' (player {q + 1}) holds {size} cards in the discard "
+                        f"phase: a player discards holding {most}"
                     )
             if size > most:
                 raise ValueError(
-                    f"'hands[{q}]' holds {size} cards: player {q} may hold at most {most} now "
-                    f"({HAND_SIZE} between turns, plus the cards drawn this turn)"
+                    f"'hands[{q}]' (player {q + 1}) holds {size} cards: player {q + 1} may hold "
+                    f"at most {most} now ({HAND_SIZE} between turns, plus the cards drawn this "
+                    "turn)"
                 )
             if mine and ph == PLACE and not size:
-                raise ValueError(f"'hands[{q}]' is empty in the place phase: nothing to place")
+                raise ValueError(
+                    f"'hands[{q}]' (player {q + 1}) is empty in the place phase: nothing to place")
             if ph == ROOSTER:
                 want = ROOSTER_ROUND
             elif ph == OVER:
@@ -784,9 +792,9 @@ class HensState:
                 want = self.round - 1 + played
             if len(self.yards[q]) != want:
                 raise ValueError(
-                    f"'barnyards[{q}]' holds {len(self.yards[q])} cards but player {q} has placed "
-                    f"{want} by round {self.round}, turn {self.turn} ({self.phase_name} phase): "
-                    "one card a turn"
+                    f"'barnyards[{q}]' (player {q + 1}) holds {len(self.yards[q])} cards but "
+                    f"player {q + 1} has placed {want} by round {self.round}, turn {self.turn} "
+                    f"({self.phase_name} phase): one card a turn"
                 )
             self.yards[q]._check_layout()
         self._validate_roosters()
@@ -813,33 +821,33 @@ class HensState:
                 has_chosen = True
             if chosen != has_chosen:
                 raise ValueError(
-                    f"'rooster_chosen[{q}]' is {chosen} but in round {self.round}, "
-                    f"{self.phase_name} phase, turn {self.turn} player {q} "
+                    f"'rooster_chosen[{q}]' (player {q + 1}) is {chosen} but in round "
+                    f"{self.round}, {self.phase_name} phase, turn {self.turn} player {q + 1} "
                     f"{'has' if has_chosen else 'has not yet'} chosen where the rooster goes"
                 )
             if not chosen:
                 if choice is not None or yard.rooster >= 0:
                     raise ValueError(
-                        f"player {q} has not chosen a rooster cell, so 'rooster_choices[{q}]' "
-                        "and the barnyard's 'rooster' must be null"
+                        f"player {q + 1} has not chosen a rooster cell, so "
+                        f"'rooster_choices[{q}]' and 'barnyards[{q}]' 'rooster' must be null"
                     )
                 continue
             if ph == ROOSTER:
                 if yard.rooster >= 0:
                     raise ValueError(
-                        f"'barnyards[{q}]' shows a rooster during the rooster phase: roosters "
-                        "stay hidden until every player has chosen (H10)"
+                        f"'barnyards[{q}]' (player {q + 1}) shows a rooster during the rooster "
+                        "phase: roosters stay hidden until every player has chosen (H10)"
                     )
                 if (choice is None) != (not yard.hen) or (
                     choice is not None and yard.at(choice) is None
                 ):
                     raise ValueError(
                         f"'rooster_choices[{q}]' is {choice}: it must be the cell of one of "
-                        f"player {q}'s hens (null only when the barnyard has no hen)"
+                        f"player {q + 1}'s hens (null only when the barnyard has no hen)"
                     )
             elif (choice is None) != (yard.rooster < 0):
                 raise ValueError(
-                    f"'rooster_choices[{q}]' is {choice} but barnyards[{q}] "
+                    f"'rooster_choices[{q}]' (player {q + 1}) is {choice} but 'barnyards[{q}]' "
                     f"{'has' if yard.rooster >= 0 else 'has no'} rooster: they must agree"
                 )
 
@@ -856,10 +864,19 @@ def _name(k: Any) -> str:
     return str(k) if isinstance(k, Card) else repr(k)
 
 
-def _int(data: dict, key: str, lo: int, hi: int) -> int:
+_SEATS = " (a seat index: 0 is player 1)"
+
+
+def _sources_help(n: int) -> str:
+    """What a Draw's source may be, in code and in words."""
+    return (f"a Draw's source is the deck (DECK) or the seat index 0-{n - 1} of the player whose "
+            f"pile it is (0 is player 1, {n - 1} is player {n})")
+
+
+def _int(data: dict, key: str, lo: int, hi: int, note: str = "") -> int:
     v = data[key]
     if not isinstance(v, int) or isinstance(v, bool) or not lo <= v <= hi:
-        raise ValueError(f"'{key}' must be a whole number from {lo} to {hi}, not {v!r}")
+        raise ValueError(f"'{key}' must be a whole number from {lo} to {hi}{note}, not {v!r}")
     return v
 
 
@@ -879,14 +896,15 @@ def _breeds(codes: Any) -> tuple[int, ...]:
 
 
 def _cards(items: Any, where: str) -> list[Card]:
+    """The cards of a list of codes; `where` names the field (quoted) for error messages."""
     if not isinstance(items, list):
-        raise ValueError(f"'{where}' must be a list of card codes like 'Pa3'")
+        raise ValueError(f"{where} must be a list of card codes like 'Pa3'")
     out = []
     for x in items:
         try:
             out.append(card(x))
         except ValueError as e:
-            raise ValueError(f"'{where}': {e}") from None
+            raise ValueError(f"{where}: {e}") from None
     return out
 
 

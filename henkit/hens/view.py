@@ -74,7 +74,8 @@ class HensView(NamedTuple):
 def view_of(state: HensState, player: int) -> HensView:
     """The view of `state` from `player`'s seat."""
     if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.n:
-        raise ValueError(f"player must be 0-{state.n - 1}, not {player!r}")
+        raise ValueError(
+            f"player must be a seat index 0-{state.n - 1} (0 is player 1), not {player!r}")
     yards = list(state._shown_yards())
     yards[player] = state.yards[player]
     return HensView(

@@ -65,10 +65,11 @@ def test_a_bool_is_never_a_player():
     s = first_state(g, lambda st: st.phase_name == "draw" and st.round > 1 and st.player == 0
                     and st.piles[1])
     top = s.piles[1][-1]
-    assert s.apply(Draw(1, top)) is not None  # player 1's pile may be drawn from ...
+    assert s.apply(Draw(1, top)) is not None  # seat 1's pile (player 2's) may be drawn from ...
     before = s.to_dict()
-    with pytest.raises(ValueError, match="True is not a player"):
-        s.apply(Draw(True, top))  # ... but True is not player 1
+    with pytest.raises(ValueError, match=r"True is not a player: .* seat index 0-1 .*\(0 is "
+                                         r"player 1, 1 is player 2\)"):
+        s.apply(Draw(True, top))  # ... but True is not seat 1
     with pytest.raises(ValueError, match="False is not a player"):
         s.apply(Draw(False))
     assert s.to_dict() == before

@@ -6,7 +6,19 @@ import re
 
 import pytest
 
-from henkit.hens.cli import add_play_arguments, add_simulate_arguments, play, simulate
+from henkit.hens.actions import DECK, Draw
+from henkit.hens.cli import (
+    HELP,
+    add_play_arguments,
+    add_simulate_arguments,
+    parse_move,
+    play,
+    simulate,
+)
+from henkit.hens.rules import Rules
+from henkit.hens.state import new_game
+
+from .helpers import first_state, random_game
 
 
 def args_for(adder, argv):
@@ -29,7 +41,9 @@ class Student:
         if not self.said:
             answer = "Zz9 0 0" if "place a card" in last else "help"
         elif "draw from:" in last:
-            answer = "deck" if "deck" in last.split("draw from:")[1].split("\n")[0] else "1"
+            offer = last.split("draw from:")[1].split("\n")[0]
+            # The first pile offered, by the player number the prompt shows (from 1).
+            answer = "deck" if "deck" in offer else re.search(r"(\d+) \(", offer).group(1)
         elif "place a card" in last:
             cell = re.search(r"coop cells: (-?\d+) (-?\d+)", last)
             answer = f"coop {hand[0]} {cell.group(1)} {cell.group(2)}"
@@ -55,8 +69,15 @@ def test_a_student_plays_a_whole_game():
     assert "goal card 1" in text
     assert text.count("your hand:") >= 12 * 3  # at least draw, place and discard each turn
     assert "coop" in " ".join(student.said)
+    # Players count from 1: the student (seat 0) is player 1, the bot is player 2.
+    assert "you are player 1." in text and "player 0" not in text
+    assert "player 2: " in text
+    assert "discard top " in text and "(1 card)" in text and "(1 cards)" not in text
+    # Once the deck ran out the student drew from player 2's pile by typing 2.
+    assert "2" in student.said and "2 (" in text and "on player 2's pile)" in text
+    assert "you: draw " in text and "from player 2's discard pile" in text
     # Opponents' deck draws and coop faces are never printed.
-    assert "player 1 drew" not in text
+    assert "player 2 drew" not in text
 
 
 def test_help_odds_mistakes_and_quit():
@@ -67,7 +88,8 @@ def test_help_odds_mistakes_and_quit():
     text = out.getvalue()
     assert code == 1
     assert "How to answer" in text
-    assert "unseen cards are a Padovana" in text
+    assert re.search(r"\d+ of the \d+ unseen cards are Padovanas: P\(at least one in 2 draws\)",
+                     text)
     assert "not allowed" in text  # '2' in round 1: no discard piles yet
 
 
@@ -104,3 +126,41 @@ def test_negative_seeds_are_refused_by_the_argument_parser(capsys):
     assert "not 'x'" in capsys.readouterr().err
     assert args_for(add_play_arguments, ["--seed", "0"]).seed == 0
     assert args_for(add_play_arguments, []).seed is None
+
+
+def test_players_are_typed_and_shown_counting_from_1():
+    assert "player 2's discard pile (players count from 1)" in HELP
+    g = random_game(3, seed=11)
+    s = first_state(g, lambda s: s.phase_name == "draw" and s.round > 1
+                    and sum(bool(s.piles[q]) for q in range(3) if q != s.player) == 2)
+    others = [q for q in range(3) if q != s.player]
+    for q in others:  # typing the player number (from 1) draws from that seat's pile
+        assert parse_move(s, str(q + 1)) == Draw(q, s.piles[q][-1])
+        assert str(parse_move(s, str(q + 1))) == f"draw {s.piles[q][-1]} from player {q + 1}'s " \
+            "discard pile"
+    assert parse_move(s, "deck") == Draw(DECK)
+    for typed in ("0", "4", "-1"):
+        with pytest.raises(ValueError, match=f"there is no player {typed}: players are numbered "
+                                             "1 to 3"):
+            parse_move(s, typed)
+    with pytest.raises(ValueError, match="e.g. '2' for player 2's pile"):
+        parse_move(s, "Pa")
+    with pytest.raises(ValueError, match="never draw from your own discard pile"):
+        s.apply(parse_move(s, str(s.player + 1)))
+
+
+def test_the_seat_option_counts_from_1():
+    out = io.StringIO()
+    answers = iter(["quit"])
+    args = args_for(add_play_arguments, ["--players", "2", "--seat", "2", "--seed", "3"])
+    assert play(args, input_fn=lambda _: next(answers), out=out) == 1
+    text = out.getvalue()
+    assert "you are player 2." in text and "player 1: " in text and "player 0" not in text
+    # The same seeded game as the engine's, seen from seat index 1.
+    state = new_game(Rules(players=2), 3)
+    assert f"your hand: {' '.join(map(str, state.hands[1]))}" in text
+    for seat in ("0", "3"):
+        out = io.StringIO()
+        args = args_for(add_play_arguments, ["--players", "2", "--seat", seat])
+        assert play(args, input_fn=lambda _: "quit", out=out) == 2
+        assert out.getvalue() == f"--seat must be 1-2 (which player you are), not {seat}\n"

@@ -69,7 +69,8 @@ def test_never_from_ones_own_pile_and_only_the_top():
     other = next(q for q in range(3) if q != me and s.piles[q])
     assert Draw(other, s.piles[other][-1]) in s.legal_actions()
     wrong = next(c for c in map(card, ("Pa1", "Wy1")) if c != s.piles[other][-1])
-    with pytest.raises(ValueError, match="top of player"):
+    with pytest.raises(ValueError, match=f"the top of player {other + 1}'s discard pile is "
+                                         f"{s.piles[other][-1]}, not {wrong}"):
         s.apply(Draw(other, wrong))
     taken = s.apply(Draw(other, s.piles[other][-1]))
     assert len(taken.piles[other]) == len(s.piles[other]) - 1
@@ -84,8 +85,10 @@ def test_illegal_moves_raise_and_leave_the_state_unchanged():
     not_in_hand = next(c for c in map(card, ("Ce1", "Ce2", "Ce3", "Mo1", "Mo2"))
                        if c not in place.hands[p])
     for bad, msg in [
-        (Place(not_in_hand, (0, 0)), "not in player"),
-        (Draw(DECK), "must place a card"),
+        (Place(not_in_hand, (0, 0)),
+         f"cannot place {not_in_hand}: it is not in player {p + 1}'s hand"),
+        (Draw(DECK),
+         rf"^Draw\(DECK\) \(draw from the deck\) is not a move now: player {p + 1} must place"),
         (Discard(place.hands[p][0]), "must place a card"),
         (PlaceCoop(place.hands[p][0], (9, 9)), "not a cell"),
         ("Pa3", "must place a card"),
@@ -215,3 +218,37 @@ def test_randbelow_is_seeded_and_uniform():
     assert all(abs(c - n / 7) < 5 * sd for c in counts)
     with pytest.raises(ValueError, match="n >= 1"):
         randbelow(rng, 0)
+
+
+def test_words_count_players_from_1_while_seats_count_from_0():
+    g = random_game(3, seed=11)
+    s = first_state(g, lambda s: s.phase_name == "draw" and s.round > 1 and s.player == 2
+                    and s.piles[0] and not s.piles[1])
+    text = str(s).splitlines()
+    assert text[0].endswith(f"draw phase, player 3 to play, deck {len(s.deck)}")
+    assert [ln.split(":")[0] for ln in text if ln.startswith("player")] == \
+        ["player 1", "player 2", "player 3"]
+    assert f"player 1: hand {' '.join(map(str, s.hands[0]))};" in str(s)
+    top = s.piles[0][-1]
+    assert str(Draw(0, top)) == f"draw {top} from player 1's discard pile"
+    assert Draw(0, top) in s.legal_actions()  # the code API: seat index 0 is player 1
+    before = s.to_dict()
+    with pytest.raises(ValueError, match="^player 2's discard pile is empty$"):
+        s.apply(Draw(1))
+    for src in (3, -2, "1"):
+        with pytest.raises(ValueError, match=rf"cannot draw from {src!r}: a Draw's source is the "
+                                             r"deck \(DECK\) or the seat index 0-2 of the player "
+                                             r"whose pile it is \(0 is player 1, 2 is player 3\)"):
+            s.apply(Draw(src))
+    assert s.to_dict() == before
+    # The discard phase names the player from 1 too.
+    d = first_state(g, lambda s: s.phase_name == "discard" and s.player == 1)
+    missing = next(c for c in map(card, ("Ce1", "Ce2", "Ce3", "Mo1", "Mo2")) if c not in d.hands[1])
+    with pytest.raises(ValueError, match=f"cannot discard {missing}: it is not in player 2's hand"):
+        d.apply(Discard(missing))
+    with pytest.raises(ValueError, match="player must be a seat index 0-2 \\(0 is player 1\\), "
+                                         "not 3"):
+        s.view(3)
+    with pytest.raises(ValueError, match="first_player must be a seat index 0-2 \\(0 is player "
+                                         "1\\), not 3"):
+        Rules(players=3, first_player=3)

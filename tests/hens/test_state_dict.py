@@ -17,6 +17,7 @@ from .helpers import first_state, random_game
 GAME = random_game(4, seed=3)
 MID = first_state(GAME, lambda s: s.round == 3 and s.phase_name == "draw")
 PLACE = first_state(GAME, lambda s: s.round == 4 and s.phase_name == "place")
+assert MID.first == MID.turn == MID.player == PLACE.player == 0  # the messages below name seat 0
 # One state of every phase, roosters mid-choice and roosters revealed.
 BASES = [first_state(GAME, lambda s, ph=ph: s.phase_name == ph) for ph in PHASES] + [
     MID,
@@ -49,37 +50,40 @@ BAD = {
     "removed_breeds for 4 players": (changed(MID, lambda d: d.update(removed_breeds=["Se"])),
                                      r"'removed_breeds': with 4 players remove no breed"),
     "barnyard rooster int": (changed(MID, lambda d: d["barnyards"][0].update(rooster=3)),
-                             r"'barnyards\[0\]': barnyard 'rooster' must be null or \[row, col\]"),
+                             r"'barnyards\[0\]' \(player 1\): barnyard 'rooster' must be null or \[row, col\]"),
     "rooster_choices ints": (changed(MID, lambda d: d.update(rooster_choices=[5] * 4)),
-                             r"'rooster_choices\[0\]' must be null or \[row, col\]"),
+                             r"'rooster_choices\[0\]' \(player 1\) must be null or \[row, col\]"),
     "rooster_chosen strings": (changed(MID, lambda d: d.update(rooster_chosen=["no"] * 4)),
-                               r"'rooster_chosen\[0\]' must be true or false, not 'no'"),
+                               r"'rooster_chosen\[0\]' \(player 1\) must be true or false, not 'no'"),
     "rooster chosen before round 6": (changed(MID, lambda d: d.update(rooster_chosen=[True] * 4)),
-                                      r"'rooster_chosen\[0\]' is True"),
+                                      r"'rooster_chosen\[0\]' \(player 1\) is True .* player 1 has not yet chosen"),
     "rules not a dict": (changed(MID, lambda d: d.update(rules=None)), r"'rules': rules must be"),
     "unknown key": (changed(MID, lambda d: d.update(rooster_choice=None)),
                     r"unknown Hens state keys \['rooster_choice'\]"),
     "phase a list": (changed(MID, lambda d: d.update(phase=["draw"])), r"phase \['draw'\]"),
     "clash": (changed(MID, lambda d: d["barnyards"][0].update(
-        hens=[[0, 0, "Pa1"], [0, 1, "Wy4"]], coops=[])), r"'barnyards\[0\]': Pa1 at .* touch"),
+        hens=[[0, 0, "Pa1"], [0, 1, "Wy4"]], coops=[])), r"'barnyards\[0\]' \(player 1\): Pa1 at .* touch"),
     "cards that don't touch": (changed(MID, lambda d: d["barnyards"][0].update(
         hens=[[0, 0, "Pa1"], [2, 2, "Wy4"]], coops=[])), r"'barnyards\[0\]'.*cut off"),
-    "hand of 9": (changed(MID, _deal_more), r"'hands\[0\]' holds 9 cards"),
+    "hand of 9": (changed(MID, _deal_more), r"'hands\[0\]' \(player 1\) holds 9 cards: player 1 may hold at most 4"),
     "round 1 with cards placed": (
         changed(MID, lambda d: d.update(round=1)),
-        r"'barnyards\[\d\]' holds 2 cards but player \d has placed 0 by round 1"),
+        r"'barnyards\[0\]' \(player 1\) holds 2 cards but player 1 has placed 0 by round 1"),
     "over at round 3": (changed(MID, lambda d: d.update(phase="over")),
                         r"'phase' is 'over' at round 3"),
     "two draws in the draw phase": (changed(MID, lambda d: d.update(draws=2, drawn=2)),
                                     r"'draws' is 2 in the draw phase"),
-    "player out of turn": (changed(MID, lambda d: d.update(player=(d["player"] + 1) % 4)),
-                           r"'player' is \d but at turn \d .* player \d moves"),
+    # MID: turn 0 of a round that seat 0 (player 1) starts.
+    "player out of turn": (changed(MID, lambda d: d.update(player=1)),
+                           (r"'player' is 1 \(player 2\) but at turn 0 of a round that player 1 "
+                            r"starts, player 1 moves \('player' = \('first_player' \+ 'turn'\) "
+                            r"mod 4 = 0\)")),
     "rooster phase in round 3": (changed(MID, lambda d: d.update(phase="rooster")),
                                  r"'phase' is 'rooster' in round 3"),
     "place phase before drawing": (changed(MID, lambda d: d.update(phase="place")),
                                    r"'draws' is 0 in the place phase"),
     "discard phase with a short hand": (changed(PLACE, lambda d: d.update(phase="discard")),
-                                        r"'hands\[\d\]' holds 6 cards in the discard phase"),
+                                        r"'hands\[0\]' \(player 1\) holds 6 cards in the discard phase"),
     "rules remove another breed": (
         changed(new_game(Rules(players=3, removed_breeds=("Ba",)), seed=2),
                 lambda d: d["rules"].update(removed_breeds=["Se"])),
@@ -90,7 +94,8 @@ BAD = {
     "rules name another first player": (
         changed(new_game(Rules(first_player=1), seed=2),
                 lambda d: d["rules"].update(first_player=2)),
-        r"'first_player' is 1 but the rules say player 2"),
+        (r"'first_player' is 1 \(player 2\) but the rules say player 3 \(first_player 2\) "
+         r"plays first")),
 }
 
 
