@@ -51,7 +51,7 @@ def test_round_one_draws_only_from_the_deck():
     assert placed.phase_name == "discard"
     d = placed.apply(placed.legal_actions()[0])
     assert len(d.hands[0]) == 4 and len(d.piles[0]) == 1
-    # Round 1: player 1 may not draw player 0's discard.
+    # Round 1: seat 1 (player 2) may not draw seat 0's (player 1's) discard.
     assert d.current_player == 1 and d.legal_actions() == [Draw(DECK)]
     before = d.to_dict()
     with pytest.raises(ValueError, match="first round no one may draw from a discard pile"):
@@ -118,7 +118,7 @@ def test_rooster_choices_are_hidden_until_everyone_has_chosen():
     assert s1.current_player == 2 and s1.phase_name == "rooster"
     v2 = s1.view(2)
     assert v2.rooster_chosen == (False, True, False)
-    assert v2.barnyards[1].rooster_cell is None  # player 1's choice is not shown yet
+    assert v2.barnyards[1].rooster_cell is None  # seat 1's choice is not shown yet
     assert v2.rooster_choice is None
     assert s1.view(1).rooster_choice == cell  # one's own choice is known to oneself
     with pytest.raises(ValueError, match="must stand on one of your hens"):
