@@ -112,7 +112,7 @@ class Game:
                              f"human), not {len(self.bots)}")
         for i, bot in enumerate(self.bots):
             if bot is not None and not callable(getattr(bot, "choose", None)):
-                raise ValueError(f"player {i}'s bot {bot!r} has no choose(state, rng) method")
+                raise ValueError(f"player {i + 1}'s bot (seat {i}) {bot!r} has no choose(state, rng) method")
         if not self.states:
             self.states = [self.state]
 
@@ -140,7 +140,7 @@ class Game:
             return self.play(s.sample_chance(self.rng))
         bot = self.bots[s.current_player]
         if bot is None:
-            raise ValueError(f"player {s.current_player} is a human: give their move to play()")
+            raise ValueError(f"player {s.current_player + 1} (seat {s.current_player}) is a human: give their move to play()")
         return self.play(bot.choose(s, self.rng))
 
     def advance(self, until: Callable[[GameState], bool] | None = None) -> GameState:
