@@ -35,9 +35,20 @@ CHROMIUM_ARGS = [
 VIEWPORT = {"width": 1280, "height": 900}
 
 
-def dashboards() -> list[str]:
+PROBE = Path(__file__).with_name("probe.ipynb")
+
+
+def dashboards(site: Path = SITE) -> list[str]:
     """The published dashboards: notebook links in dashboards/site/, sorted by name."""
-    return sorted(p.name for p in SITE.glob("*.ipynb"))
+    return sorted(p.name for p in site.glob("*.ipynb"))
+
+
+def probe_site(folder: Path) -> Path:
+    """A site publishing only tests/browser/probe.ipynb (a widget and a plotly chart), to test
+    how the dashboards are served apart from what the notebooks hold."""
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / PROBE.name).symlink_to(PROBE)
+    return folder
 
 
 def free_port() -> int:
@@ -67,6 +78,7 @@ class VoilaServer:
     """One Voilà process started by dashboards/serve.sh on 127.0.0.1, stopped by its own pid."""
 
     port: int
+    site: Path = SITE
     pool: int = 1
     extra_args: tuple[str, ...] = ()
     home: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="henkit-voila-")))
@@ -97,6 +109,7 @@ class VoilaServer:
             HOST="127.0.0.1",
             PORT=str(self.port),
             POOL=str(self.pool),
+            SITE=str(self.site),
             HENKIT_PYTHON=str(ROOT / ".venv" / "bin" / "python"),
         )
         with open(self.log_path, "wb") as log:
@@ -136,39 +149,50 @@ class VoilaServer:
                 raise RuntimeError(f"Voilà exited while preheating:\n{self.log()}")
             time.sleep(0.25)
 
+    def kernel_pids(self) -> list[int]:
+        """Kernel processes Voilà started (jupyter_client gives each its own session)."""
+        if self.process is None:
+            return []
+        out = subprocess.run(
+            ["ps", "-o", "pid=,args=", "--ppid", str(self.process.pid)],
+            capture_output=True,
+            text=True,
+            check=False,
+        ).stdout
+        return [int(line.split()[0]) for line in out.splitlines() if "ipykernel" in line]
+
     def stop(self) -> None:
-        """Stop Voilà by its pid (SIGTERM, then SIGKILL), then any kernel left in its session."""
+        """Stop Voilà by its pid (SIGTERM, then SIGKILL), then any kernel it left running."""
         p = self.process
         if p is None:
             return
+        kernels = self.kernel_pids()
         if p.poll() is None:
-            p.send_signal(signal.SIGTERM)
+            p.send_signal(signal.SIGTERM)  # Voilà shuts its kernels down on SIGTERM
             try:
                 p.wait(timeout=20)
             except subprocess.TimeoutExpired:
                 p.kill()
                 p.wait(timeout=10)
-        try:  # kernels Voilà failed to shut down are still in the group it led
-            os.killpg(p.pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
+        for pid in kernels:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
         self.process = None
 
     def kernels_rss_mb(self) -> list[float]:
         """Resident memory (MB) of each kernel process Voilà runs now."""
-        if self.process is None:
-            return []
-        out = subprocess.run(
-            ["ps", "-o", "rss=,args=", "-g", str(self.process.pid)],
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout
-        return [
-            int(line.split()[0]) / 1024
-            for line in out.splitlines()
-            if "ipykernel_launcher" in line
-        ]
+        sizes = []
+        for pid in self.kernel_pids():
+            try:
+                status = Path(f"/proc/{pid}/status").read_text()
+            except FileNotFoundError:
+                continue
+            kb = re.search(r"VmRSS:\s+(\d+) kB", status)
+            if kb:
+                sizes.append(int(kb.group(1)) / 1024)
+        return sizes
 
 
 def launch_chromium(playwright):
@@ -219,6 +243,69 @@ class PageLog:
             "off-site requests": self.offsite_requests,
         }
         return {kind: items for kind, items in found.items() if items}
+
+
+# Installed in every page before it loads: the moment (ms after navigation start) the first
+# widget is visible, which is when Voilà has connected to the kernel and a viewer can click.
+MARK_USABLE = """
+(() => {
+  const mark = () => {
+    if (window.__henkitUsable !== undefined) return;
+    const el = document.querySelector('.jupyter-widgets');
+    if (el && el.offsetParent !== null) window.__henkitUsable = performance.now();
+  };
+  new MutationObserver(mark).observe(document, {childList: true, subtree: true, attributes: true});
+})();
+"""
+
+# Click `button` and resolve with the ms until `target`'s HTML differs from before the click and
+# `done` (a JS expression over `el`, the target) holds: the update a viewer sees, timed in-page.
+TIME_CLICK = """
+([button, target, done]) => new Promise((resolve, reject) => {
+  const b = document.querySelector(button), el = document.querySelector(target);
+  if (!b || !el) { reject(new Error(`missing ${!b ? button : target}`)); return; }
+  const before = el.innerHTML;
+  const ok = new Function('el', `return (${done});`);
+  let t0;
+  const check = () => {
+    if (el.innerHTML !== before && ok(el)) { obs.disconnect(); resolve(performance.now() - t0); }
+  };
+  const obs = new MutationObserver(check);
+  obs.observe(el, {childList: true, subtree: true, characterData: true, attributes: true});
+  setTimeout(() => { obs.disconnect(); reject(new Error('no update in 10 s')); }, 10000);
+  t0 = performance.now();
+  b.click();
+})
+"""
+
+
+def usable_after_ms(page, timeout: float = 120_000) -> float:
+    """Wait for the first usable widget; return when it appeared, in ms after navigation."""
+    try:
+        page.wait_for_function("window.__henkitUsable !== undefined", timeout=timeout)
+    except Exception as e:
+        shown = page.evaluate("document.body ? document.body.innerText.slice(0, 500) : ''")
+        raise RuntimeError(
+            f"no usable widget on {page.url} after {timeout} ms; shows {shown!r}"
+        ) from e
+    return page.evaluate("window.__henkitUsable")
+
+
+def shown_code(page, notebook: dict) -> list[str]:
+    """Lines of the notebook's code cells that the rendered page shows (none should: Voilà
+    strips sources). Short lines and comments are skipped, as prose may say the same."""
+    html = page.content()
+    shown = []
+    for cell in notebook["cells"]:
+        if cell["cell_type"] != "code":
+            continue
+        for line in "".join(cell["source"]).splitlines():
+            line = line.strip()
+            if len(line) > 12 and not line.startswith("#") and line in html:
+                shown.append(line)
+    if page.locator(".jp-InputArea-editor").count():
+        shown.append("(an input area)")
+    return shown
 
 
 def page_config(page) -> dict:

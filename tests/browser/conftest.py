@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import signal
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -13,16 +15,32 @@ from .browsing import (
     dashboards,
     free_port,
     launch_chromium,
+    probe_site,
 )
 
 
 @pytest.fixture(scope="session")
 def voila() -> Iterator[VoilaServer]:
     """Voilà serving dashboards/site/ on a free port, every dashboard's kernel preheated."""
+    # A run stopped by SIGTERM (a CI timeout) still runs the finaliser that stops Voilà.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     server = VoilaServer(port=free_port()).start()
     try:
         # Tests start once the startup preheating is over, so they do not race it for the CPU.
         server.wait_for_pools(dashboards())
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(scope="session")
+def probe(tmp_path_factory) -> Iterator[VoilaServer]:
+    """Voilà serving only tests/browser/probe.ipynb, with the dashboards' own configuration."""
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    site = probe_site(tmp_path_factory.mktemp("probe-site"))
+    server = VoilaServer(port=free_port(), site=site).start()
+    try:
+        server.wait_for_pools(dashboards(site))
         yield server
     finally:
         server.stop()
@@ -42,12 +60,12 @@ def chromium():
 
 
 @pytest.fixture
-def page(chromium, voila):
+def page(chromium):
     """A fresh page (own context: no cache, no cookies) whose problems `page.log` records."""
     context = chromium.new_context(viewport=VIEWPORT)
     context.set_default_timeout(30_000)
     page = context.new_page()
-    page.log = PageLog(voila.url).attach(page)
+    page.log = PageLog("http://127.0.0.1:").attach(page)
     try:
         yield page
     finally:

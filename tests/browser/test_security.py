@@ -24,7 +24,7 @@ from jupyter_server.services.kernels.connection.base import (
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from .browsing import dashboards, page_config, wait_for_widgets
+from .browsing import PROBE, page_config, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -103,8 +103,8 @@ async def try_to_execute(base: str, kernel_id: str, code: str, protocol: str) ->
 
 
 @pytest.mark.parametrize("protocol", ["legacy-json", V1])
-def test_the_dashboard_kernel_refuses_code_sent_by_a_viewer(page, voila, tmp_path, protocol):
-    page.goto(voila.dashboard_url(dashboards()[0]))
+def test_the_dashboard_kernel_refuses_code_sent_by_a_viewer(page, probe, tmp_path, protocol):
+    page.goto(probe.dashboard_url(PROBE.name))
     wait_for_widgets(page)
     kernel_id = page_config(page)["kernelId"]
     marker = tmp_path / "viewer-code-ran"
@@ -112,13 +112,13 @@ def test_the_dashboard_kernel_refuses_code_sent_by_a_viewer(page, voila, tmp_pat
 
     # Playwright's sync API owns this thread's event loop: talk to the socket from another.
     with ThreadPoolExecutor(1) as pool:
-        seen = pool.submit(asyncio.run, try_to_execute(voila.url, kernel_id, code, protocol))
+        seen = pool.submit(asyncio.run, try_to_execute(probe.url, kernel_id, code, protocol))
         seen = seen.result()
 
     assert "kernel_info_reply" in seen, f"the websocket answered nothing useful: {seen}"
     assert not {"execute_reply", "execute_input", "execute_result", "error"} & set(seen), seen
     assert not marker.exists()
-    assert 'Received message of type "execute_request", which is not allowed' in voila.log()
+    assert 'Received message of type "execute_request", which is not allowed' in probe.log()
     # The dashboard itself still works on its own connection after the attempt.
     assert page.locator(".jupyter-widgets").first.is_visible()
 
@@ -162,19 +162,18 @@ def status(url: str, method: str = "GET") -> int:
         ("GET", "voila/static/../../../../pyproject.toml"),
     ],
 )
-def test_no_other_jupyter_endpoint_is_served(voila, method, path):
-    url = voila.url + path.format(nb=dashboards()[0])
+def test_no_other_jupyter_endpoint_is_served(probe, method, path):
+    url = probe.url + path.format(nb=PROBE.name)
     assert status(url, method) in {400, 403, 404, 405}, f"{method} {url}"
 
 
-def test_the_contents_listing_names_notebooks_but_never_gives_their_source(voila):
-    name = dashboards()[0]
-    with urllib.request.urlopen(voila.url + "voila/api/contents/", timeout=10) as r:
+def test_the_contents_listing_names_notebooks_but_never_gives_their_source(probe):
+    name = PROBE.name
+    with urllib.request.urlopen(probe.url + "voila/api/contents/", timeout=10) as r:
         listing = json.load(r)
     assert name in {item["name"] for item in listing["content"]}
-    with urllib.request.urlopen(voila.url + f"voila/api/contents/{name}", timeout=10) as r:
+    with urllib.request.urlopen(probe.url + f"voila/api/contents/{name}", timeout=10) as r:
         model = json.load(r)
     assert model["type"] == "notebook" and model["content"] is None
     # And no file but the published notebooks is listed (the template, the config stay hidden).
     assert {item["type"] for item in listing["content"]} <= {"notebook"}
-

@@ -1,0 +1,214 @@
+"""Dashboards in a real browser: time to the first usable widget (preheated and cold), click to
+update, and 30 viewers at once. Run with `.venv/bin/python -m benchmarks dashboards`.
+
+Times are taken inside the page (performance.now() from navigation start), so Playwright's own
+overhead is not counted. Every page gets a fresh browser context: no cache, as a student's
+first visit. Set HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb to measure only some dashboards.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import statistics
+import sys
+import time
+
+from benchmarks.harness import Result
+from tests.browser.browsing import (
+    MARK_USABLE,
+    TIME_CLICK,
+    VIEWPORT,
+    VoilaServer,
+    dashboards,
+    free_port,
+    launch_chromium,
+    usable_after_ms,
+)
+
+SAMPLES = 5
+VIEWERS = 30
+PREHEATED_TARGET_S = 1.5
+COLD_TARGET_S = 4.0
+CLICK_TARGET_MS = 100.0
+
+# For each dashboard, the click to time: (button, element that updates, JS test on it that the
+# update is complete). Dashboards without an entry are timed for loading only.
+CLICKS: dict[str, tuple[str, str, str]] = {
+    "0-dev-dice.ipynb": (".widget-button", ".widget-label", "true"),
+}
+
+
+def chosen() -> list[str]:
+    """The dashboards to measure (all published ones unless HENKIT_BENCH_DASHBOARDS says)."""
+    wanted = os.environ.get("HENKIT_BENCH_DASHBOARDS")
+    names = dashboards()
+    if wanted:
+        names = [n for n in names if n in wanted.split(",")]
+    if not names:
+        raise RuntimeError("no dashboard to measure: dashboards/site/ has no notebook link")
+    return names
+
+
+def open_page(browser, url: str):
+    """A page in a fresh context, marking when its first widget is usable, navigating to url."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.add_init_script(MARK_USABLE)
+    page.goto(url, wait_until="commit")
+    return page
+
+
+def pool_fills(server: VoilaServer, name: str) -> int:
+    """How many times Voilà has reported `name`'s preheated pool full."""
+    return len(re.findall(rf"Kernel pool of {re.escape(name)} is filled", server.log()))
+
+
+def wait_for_refill(server: VoilaServer, name: str, count: int, timeout: float = 120) -> None:
+    """Wait until the pool of `name` has been filled more than `count` times, then let the
+    refill's CPU settle (the preheated case is a server at rest with a kernel waiting)."""
+    deadline = time.monotonic() + timeout
+    while pool_fills(server, name) <= count:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"the pool of {name} was not refilled in {timeout} s")
+        time.sleep(0.2)
+    time.sleep(1.0)
+
+
+def time_loads(browser, server: VoilaServer, name: str, preheated: bool) -> list[float]:
+    """Seconds to the first usable widget, SAMPLES times, each page closed after."""
+    times = []
+    for _ in range(SAMPLES):
+        fills = pool_fills(server, name)
+        page = open_page(browser, server.dashboard_url(name))
+        times.append(usable_after_ms(page) / 1000)
+        page.context.close()
+        if preheated:
+            wait_for_refill(server, name, fills)
+        else:
+            time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
+    return times
+
+
+def time_clicks(browser, server: VoilaServer, name: str) -> list[float]:
+    """Milliseconds from a click to the update it causes, SAMPLES times on one page."""
+    button, target, done = CLICKS[name]
+    page = open_page(browser, server.dashboard_url(name))
+    usable_after_ms(page)
+    page.locator(target).first.wait_for()
+    page.wait_for_timeout(500)  # let the first chart finish drawing
+    times = [page.evaluate(TIME_CLICK, [button, target, done]) for _ in range(SAMPLES)]
+    page.context.close()
+    return times
+
+
+def viewers_at_once(browser, server: VoilaServer, names: list[str], timeout_s: float = 240):
+    """Open VIEWERS pages at once over the dashboards; return (seconds to usable of each page
+    that became usable within timeout_s, seconds until the last did, MB per kernel meanwhile)."""
+    t0 = time.monotonic()
+    pages = [
+        open_page(browser, server.dashboard_url(names[i % len(names)])) for i in range(VIEWERS)
+    ]
+    usable = []
+    for p in pages:
+        left_ms = max(1_000.0, (timeout_s - (time.monotonic() - t0)) * 1000)
+        try:
+            usable.append(usable_after_ms(p, timeout=left_ms) / 1000)
+        except RuntimeError:
+            pass  # counted below as a page that never became usable
+    wall = time.monotonic() - t0
+    memory = server.kernels_rss_mb()
+    for p in pages:
+        p.context.close()
+    return usable, wall, memory
+
+
+def run() -> list[Result]:
+    """Measure every figure of the dashboards' speed targets."""
+    from playwright.sync_api import sync_playwright
+
+    # A benchmark stopped by SIGTERM (a CI timeout) still stops its Voilà servers.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    names = chosen()
+    results: list[Result] = []
+    with sync_playwright() as playwright:
+        browser = launch_chromium(playwright)
+        preheated = VoilaServer(port=free_port()).start()
+        try:
+            preheated.wait_for_pools(dashboards())
+            for name in names:
+                times = time_loads(browser, preheated, name, preheated=True)
+                results.append(
+                    Result(
+                        f"{name}: open to usable, preheated (median of {SAMPLES})",
+                        statistics.median(times),
+                        "s",
+                        PREHEATED_TARGET_S,
+                        False,
+                        f"samples {', '.join(f'{t:.2f}' for t in times)}",
+                    )
+                )
+                if name in CLICKS:
+                    clicks = time_clicks(browser, preheated, name)
+                    results.append(
+                        Result(
+                            f"{name}: click to update (median of {SAMPLES})",
+                            statistics.median(clicks),
+                            "ms",
+                            CLICK_TARGET_MS,
+                            False,
+                            f"samples {', '.join(f'{t:.0f}' for t in clicks)}",
+                        )
+                    )
+            time.sleep(8)  # the pools refill after the last click test
+            usable, wall, memory = viewers_at_once(browser, preheated, names)
+            results.append(
+                Result(
+                    f"{VIEWERS} viewers at once: pages usable within 240 s",
+                    len(usable),
+                    "pages",
+                    VIEWERS,
+                    True,
+                    f"usable after median {statistics.median(usable or [0]):.1f} s, "
+                    f"slowest {max(usable or [0]):.1f} s; wall {wall:.1f} s",
+                )
+            )
+            if memory:
+                results.append(
+                    Result(
+                        f"{VIEWERS} viewers at once: memory per kernel (median)",
+                        statistics.median(memory),
+                        "MB",
+                        None,
+                        False,
+                        f"{len(memory)} kernels, max {max(memory):.0f} MB, "
+                        f"total {sum(memory) / 1024:.1f} GB",
+                    )
+                )
+        finally:
+            preheated.stop()
+
+        cold = VoilaServer(
+            port=free_port(), extra_args=("--VoilaConfiguration.preheat_kernel=False",)
+        )
+        cold.start()
+        try:
+            for name in names:
+                times = time_loads(browser, cold, name, preheated=False)
+                results.append(
+                    Result(
+                        f"{name}: open to usable, cold kernel (median of {SAMPLES})",
+                        statistics.median(times),
+                        "s",
+                        COLD_TARGET_S,
+                        False,
+                        f"samples {', '.join(f'{t:.2f}' for t in times)}",
+                    )
+                )
+        finally:
+            cold.stop()
+        browser.close()
+    load = os.getloadavg()[0]
+    results.append(Result("machine load average (1 min) at the end", load, "", None, False))
+    return results

@@ -1,0 +1,79 @@
+"""How `make serve` serves a dashboard, checked on the probe notebook: a landing page lists it, it
+loads offline with no error, shows its widget and chart, hides its code, and the server never
+moves to another port. The published notebooks are tested in test_dashboards.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+
+import pytest
+
+from .browsing import (
+    DASHBOARDS,
+    PROBE,
+    ROOT,
+    isolated_env,
+    shown_code,
+    wait_for_widgets,
+)
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_landing_page_lists_the_dashboards_without_a_kernel(page, probe):
+    kernels = probe.kernel_pids()
+    page.goto(probe.url)
+    links = page.locator("#dashboards a")
+    assert links.count() == 1
+    assert links.first.get_attribute("href") == f"/voila/render/{PROBE.name}"
+    assert links.first.inner_text() == "probe"  # no description given: the file name
+    assert page.log.problems() == {}
+    assert probe.kernel_pids() == kernels  # the landing page costs the server no kernel
+
+
+def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, probe):
+    page.goto(probe.dashboard_url(PROBE.name))
+    wait_for_widgets(page)
+    page.locator(".js-plotly-plot .main-svg").first.wait_for()  # plotly's offline renderer
+    page.wait_for_load_state("networkidle")
+
+    assert page.log.problems() == {}
+    assert page.get_by_role("button", name="Roll").is_enabled()
+    assert page.get_by_text("A widget and a plotly chart").is_visible()  # markdown shows
+    assert shown_code(page, json.loads(PROBE.read_text())) == []
+
+
+def test_plotly_redraws_after_a_click(page, probe):
+    page.goto(probe.dashboard_url(PROBE.name))
+    wait_for_widgets(page)
+    bars = page.locator(".js-plotly-plot .barlayer .point path")
+    bars.first.wait_for()
+    label = page.locator(".widget-label").first
+    before, heights = label.inner_text(), [bars.nth(i).get_attribute("d") for i in range(6)]
+    page.get_by_role("button", name="Roll").click()
+    page.wait_for_function(
+        "b => document.querySelector('.widget-label').innerText !== b", arg=before
+    )
+    page.wait_for_function(
+        "h => [...document.querySelectorAll('.js-plotly-plot .barlayer .point path')]"
+        ".map(p => p.getAttribute('d')).join() !== h.join()",
+        arg=heights,
+    )
+    assert page.log.problems() == {}
+
+
+def test_the_server_refuses_to_move_to_another_port(probe, tmp_path):
+    env = isolated_env(tmp_path)
+    env.update(PORT=str(probe.port), HENKIT_PYTHON=str(ROOT / ".venv" / "bin" / "python"))
+    done = subprocess.run(
+        [str(DASHBOARDS / "serve.sh")],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    log = done.stdout + done.stderr
+    assert done.returncode != 0, log
+    assert f"{probe.port}" in log and "is running at" not in log, log
