@@ -68,3 +68,12 @@ def test_engines_import_nothing_from_the_ui_stack():
             assert not banned.search(path.read_text()), f"{path} imports the UI stack"
     for name in ("core.py", "results.py"):
         assert not banned.search((ROOT / "henkit" / name).read_text())
+
+
+def test_every_python_example_in_the_readme_runs(capsys):
+    readme = (ROOT / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", readme, flags=re.DOTALL)
+    assert len(blocks) >= 2
+    for block in blocks:
+        exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - our own documentation
+    assert "take the" in capsys.readouterr().out  # the Henpen example prints its advice
