@@ -66,14 +66,14 @@ def pool_fills(server: VoilaServer, name: str) -> int:
 
 
 def wait_for_refill(server: VoilaServer, name: str, count: int, timeout: float = 120) -> None:
-    """Wait until the pool of `name` has been filled more than `count` times, then let the
-    refill's CPU settle (the preheated case is a server at rest with a kernel waiting)."""
+    """Wait until the pool of `name` has been filled more than `count` times and its kernel has
+    run the notebook (the preheated case is a server at rest with a kernel waiting)."""
     deadline = time.monotonic() + timeout
     while pool_fills(server, name) <= count:
         if time.monotonic() > deadline:
             raise RuntimeError(f"the pool of {name} was not refilled in {timeout} s")
         time.sleep(0.2)
-    time.sleep(1.0)
+    server.wait_until_quiet()
 
 
 def time_loads(browser, server: VoilaServer, name: str, preheated: bool) -> list[float]:
@@ -137,6 +137,7 @@ def run() -> list[Result]:
         preheated = VoilaServer(port=free_port()).start()
         try:
             preheated.wait_for_pools(dashboards())
+            preheated.wait_until_quiet()
             for name in names:
                 times = time_loads(browser, preheated, name, preheated=True)
                 results.append(
@@ -161,7 +162,8 @@ def run() -> list[Result]:
                             f"samples {', '.join(f'{t:.0f}' for t in clicks)}",
                         )
                     )
-            time.sleep(8)  # the pools refill after the last click test
+            time.sleep(6)  # the pools refill after the last click test (fill_delay 5 s)
+            preheated.wait_until_quiet()
             usable, wall, memory = viewers_at_once(browser, preheated, names)
             results.append(
                 Result(

@@ -161,6 +161,19 @@ class VoilaServer:
         ).stdout
         return [int(line.split()[0]) for line in out.splitlines() if "ipykernel" in line]
 
+    def wait_until_quiet(self, cpu_share: float = 0.1, timeout: float = 240) -> None:
+        """Wait until Voilà and its kernels use under `cpu_share` of a core over a second: the
+        preheated kernels have run their notebooks (Voilà reports a pool full when its kernels
+        have started, before the notebooks have run)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            pids = [self.process.pid, *self.kernel_pids()] if self.process else []
+            before = sum(cpu_seconds(p) for p in pids)
+            time.sleep(1.0)
+            if sum(cpu_seconds(p) for p in pids) - before < cpu_share:
+                return
+        raise RuntimeError(f"Voilà and its kernels were still busy after {timeout} s")
+
     def stop(self) -> None:
         """Stop Voilà by its pid (SIGTERM, then SIGKILL), then any kernel it left running."""
         p = self.process
@@ -293,19 +306,41 @@ def usable_after_ms(page, timeout: float = 120_000) -> float:
 
 def shown_code(page, notebook: dict) -> list[str]:
     """Lines of the notebook's code cells that the rendered page shows (none should: Voilà
-    strips sources). Short lines and comments are skipped, as prose may say the same."""
+    strips sources). Short lines and comments are skipped, and so are lines that the notebook's
+    prose or stored outputs also contain (a barnyard printed as text, code quoted in prose)."""
     html = page.content()
+    allowed = []
+    for cell in notebook["cells"]:
+        if cell["cell_type"] == "markdown":
+            allowed.append("".join(cell["source"]))
+        for output in cell.get("outputs", []):
+            allowed.append(json.dumps(output, ensure_ascii=False))
+            allowed.append("".join(output.get("text", "")))
+            allowed.extend(
+                "".join(v) for v in output.get("data", {}).values() if isinstance(v, (str, list))
+            )
+    allowed_text = "\n".join(allowed)
     shown = []
     for cell in notebook["cells"]:
         if cell["cell_type"] != "code":
             continue
         for line in "".join(cell["source"]).splitlines():
             line = line.strip()
-            if len(line) > 12 and not line.startswith("#") and line in html:
+            long_code = len(line) > 12 and not line.startswith("#")
+            if long_code and line in html and line not in allowed_text:
                 shown.append(line)
     if page.locator(".jp-InputArea-editor").count():
         shown.append("(an input area)")
     return shown
+
+
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used, from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except FileNotFoundError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def page_config(page) -> dict:

@@ -28,6 +28,7 @@ def voila() -> Iterator[VoilaServer]:
     try:
         # Tests start once the startup preheating is over, so they do not race it for the CPU.
         server.wait_for_pools(dashboards())
+        server.wait_until_quiet()
         yield server
     finally:
         server.stop()
@@ -41,6 +42,7 @@ def probe(tmp_path_factory) -> Iterator[VoilaServer]:
     server = VoilaServer(port=free_port(), site=site).start()
     try:
         server.wait_for_pools(dashboards(site))
+        server.wait_until_quiet()
         yield server
     finally:
         server.stop()

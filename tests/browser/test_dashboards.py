@@ -1,0 +1,129 @@
+"""The published dashboards in a real browser: each loads offline with no error, shows its
+widgets and charts with its teaching code hidden, and answers clicks; a screenshot of each is
+saved in dashboards/screenshots/ for the README."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from .browsing import SCREENSHOTS, SITE, dashboards, shown_code, wait_for_widgets
+
+pytestmark = pytest.mark.browser
+
+# Buttons and text of the whole page as one snapshot, to wait for the next update of the page.
+BUTTONS = """() => [...document.querySelectorAll('.widget-button')].map(
+    (b, i) => ({i, name: b.innerText.trim(), enabled: !b.disabled && b.offsetParent !== null}))"""
+
+
+def open_dashboard(page, voila, name: str) -> None:
+    """Open a dashboard and wait until its widgets and its first chart are drawn."""
+    page.goto(voila.dashboard_url(name))
+    wait_for_widgets(page)  # a refilling kernel may share the CPU: generous timeouts
+    page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+
+
+def click_and_wait(page, locator) -> None:
+    """Click, then wait until the page's text changes (the kernel has answered)."""
+    before = page.locator("body").inner_text()
+    locator.click()
+    page.wait_for_function("b => document.body.innerText !== b", arg=before, timeout=20_000)
+
+
+def test_every_notebook_is_published_as_a_linked_dashboard():
+    names = dashboards()
+    notebooks = sorted(p.name for p in (SITE.parent.parent / "notebooks").glob("*.ipynb"))
+    assert names == notebooks
+    for name in names:
+        link = SITE / name
+        assert link.is_symlink(), f"{name} is a copy, not a link to notebooks/"
+        assert link.resolve() == (SITE.parent.parent / "notebooks" / name).resolve()
+
+
+def test_the_landing_page_lists_every_dashboard(page, voila):
+    page.goto(voila.url)
+    links = page.locator("#dashboards a")
+    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
+    assert hrefs == [f"/voila/render/{name}" for name in dashboards()]
+    titles = [links.nth(i).locator("strong").inner_text() for i in range(links.count())]
+    assert all(not t.endswith(".ipynb") for t in titles), titles  # each has a real title
+    assert page.log.problems() == {}
+
+
+@pytest.mark.parametrize("name", dashboards())
+def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, voila, name):
+    open_dashboard(page, voila, name)
+    page.wait_for_load_state("networkidle")
+
+    assert page.log.problems() == {}
+    assert page.locator(".widget-button, .widget-dropdown").first.is_visible()
+    assert page.locator(".js-plotly-plot").count() >= 1
+    assert shown_code(page, json.loads((SITE / name).read_text())) == []
+    assert "Traceback" not in page.locator("body").inner_text()
+
+    # The README's picture: the dashboard's main widget (the last one with a button) at the top.
+    main = page.locator(".jupyter-widgets", has=page.locator(".widget-button")).last
+    main.evaluate("el => el.scrollIntoView({block: 'start'})")
+    page.wait_for_timeout(500)  # plotly's transitions end before the picture
+    SCREENSHOTS.mkdir(exist_ok=True)
+    page.screenshot(path=SCREENSHOTS / f"{re.sub(r'[.]ipynb$', '', name)}.png")
+
+
+def test_rolling_changes_the_dice_and_choosing_a_symbol_updates_total_and_odds(page, voila):
+    open_dashboard(page, voila, "03_expected_value_and_stopping.ipynb")
+    tray = page.locator(".widget-vbox", has=page.get_by_role("button", name="Roll the dice")).last
+    header = tray.locator(".widget-html").first
+    dice_box = tray.locator(".widget-hbox").nth(1)  # header, [Roll, New turn], the dice, ...
+    dice = dice_box.locator(".widget-button")
+    assert [t.strip() for t in dice.all_inner_texts()] == [""] * 8  # no dice rolled yet
+    odds_before = tray.inner_text()
+
+    click_and_wait(page, page.get_by_role("button", name="Roll the dice"))
+    faces = [t.strip() for t in dice.all_inner_texts()]
+    assert all(faces), f"every die shows a face after the roll: {faces}"
+    total_before = header.inner_text()
+
+    chosen = dice_box.locator(".widget-button:not([disabled])").first
+    chart_before = tray.locator(".js-plotly-plot").first.inner_html()
+    click_and_wait(page, chosen)
+    assert header.inner_text() != total_before  # the total (and dice left) changed
+    assert tray.inner_text() != odds_before
+    chart = tray.locator(".js-plotly-plot").first  # redrawn: the Output gets a new figure
+    for _ in range(100):
+        if chart.count() and chart.inner_html() != chart_before:
+            break
+        page.wait_for_timeout(100)
+    else:
+        pytest.fail("the outlook chart did not change after a symbol was chosen")
+    assert page.log.problems() == {}
+
+
+def test_a_whole_henpen_game_against_bots_can_be_played_by_clicking(page, voila):
+    open_dashboard(page, voila, "04_playing_henpen.ipynb")
+    # A simple player: stop when allowed, else roll, else take the first die offered; the bots
+    # play when it is their turn.
+    for _ in range(600):
+        if page.get_by_text(re.compile(r"Game over")).count():
+            break
+        buttons = [b for b in page.evaluate(BUTTONS) if b["enabled"]]
+        names = [b["name"] for b in buttons]
+        choice = next(
+            (
+                b["i"]
+                for prefix in ("Let bots play", "Stop", "Roll the dice")
+                for b in buttons
+                if b["name"].startswith(prefix)
+            ),
+            None,
+        )
+        if choice is None:  # a die to take: a button named by its face
+            known = ("Next bot move", "New turn")
+            choice = next((b["i"] for b in buttons if b["name"] and b["name"] not in known), None)
+        assert choice is not None, f"nothing to click and the game is not over: {names}"
+        click_and_wait(page, page.locator(".widget-button").nth(choice))
+    else:
+        pytest.fail("the game did not end in 600 clicks")
+    assert page.get_by_text(re.compile(r"Game over: .+ (wins|share the win)")).is_visible()
+    assert page.log.problems() == {}
