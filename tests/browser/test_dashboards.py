@@ -63,8 +63,9 @@ def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, voila, nam
     assert shown_code(page, json.loads((SITE / name).read_text())) == []
     assert "Traceback" not in page.locator("body").inner_text()
 
-    # The README's picture: the dashboard's main widget (the last one with a button) at the top.
-    main = page.locator(".jupyter-widgets", has=page.locator(".widget-button")).last
+    # The README's picture: the dashboard's main widget (the last cell's widget with a button).
+    top = ".jp-Cell-outputArea > .jp-OutputArea-child > .jp-OutputArea-output > .jupyter-widgets"
+    main = page.locator(top, has=page.locator(".widget-button")).last
     main.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(500)  # plotly's transitions end before the picture
     SCREENSHOTS.mkdir(exist_ok=True)
@@ -73,21 +74,30 @@ def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, voila, nam
 
 def test_rolling_changes_the_dice_and_choosing_a_symbol_updates_total_and_odds(page, voila):
     open_dashboard(page, voila, "03_expected_value_and_stopping.ipynb")
-    tray = page.locator(".widget-vbox", has=page.get_by_role("button", name="Roll the dice")).last
-    header = tray.locator(".widget-html").first
-    dice_box = tray.locator(".widget-hbox").nth(1)  # header, [Roll, New turn], the dice, ...
+    roll = page.get_by_role("button", name="Roll the dice")
+    tray = roll.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
+    header = tray.locator(":scope > .widget-html").first
+    dice_box = tray.locator(":scope > .widget-hbox").nth(1)  # [Roll, New turn], the dice, ...
     dice = dice_box.locator(".widget-button")
     assert [t.strip() for t in dice.all_inner_texts()] == [""] * 8  # no dice rolled yet
     odds_before = tray.inner_text()
 
-    click_and_wait(page, page.get_by_role("button", name="Roll the dice"))
-    faces = [t.strip() for t in dice.all_inner_texts()]
+    click_and_wait(page, roll)
+    for _ in range(100):  # the eight dice redraw one message at a time
+        faces = [t.strip() for t in dice.all_inner_texts()]
+        if all(faces):
+            break
+        page.wait_for_timeout(100)
     assert all(faces), f"every die shows a face after the roll: {faces}"
     total_before = header.inner_text()
 
     chosen = dice_box.locator(".widget-button:not([disabled])").first
     chart_before = tray.locator(".js-plotly-plot").first.inner_html()
     click_and_wait(page, chosen)
+    for _ in range(100):
+        if header.inner_text() != total_before:
+            break
+        page.wait_for_timeout(100)
     assert header.inner_text() != total_before  # the total (and dice left) changed
     assert tray.inner_text() != odds_before
     chart = tray.locator(".js-plotly-plot").first  # redrawn: the Output gets a new figure
