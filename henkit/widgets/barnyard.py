@@ -97,7 +97,7 @@ class Barnyard(w.VBox):
         self.status = status_line()
         self.source_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self._sources: tuple = ()
-        self.source_buttons: list[w.Button] = []
+        self._source_pool: list[w.Button] = []  # made once, reused (see _show_sources)
         self.hand_buttons = [self._hand_button(i) for i in range(HAND_SLOTS)]
         self._hand: tuple[Card, ...] = ()
         self.coop_toggle = w.Checkbox(
@@ -401,22 +401,29 @@ class Barnyard(w.VBox):
                     b.description = f"Draw from the deck ({len(s.deck)} cards)"
             return
         self._sources = key
-        buttons = []
-        for d in draws:
+        # Reuse the buttons: a dropped widget closes its model (Widget.__del__) while the page
+        # may still show it ("widget model not found"), so buttons are made once and kept.
+        pool = self._source_pool
+        while len(pool) < len(draws):
+            i = len(pool)
+            pool.append(button("", "", lambda i=i: self.draw(self._sources[i].source),
+                               layout=w.Layout(width="auto")))
+        for b, d in zip(pool, draws, strict=False):
             if d.source == DECK:
-                b = button(f"Draw from the deck ({len(s.deck)} cards)",
-                           "Draw the top card of the deck (you see it, the others do not)",
-                           lambda: self.draw(DECK), layout=w.Layout(width="auto"))
+                b.description = f"Draw from the deck ({len(s.deck)} cards)"
+                b.tooltip = "Draw the top card of the deck (you see it, the others do not)"
+                paint(b, None)
             else:
-                src = d.source
-                b = button(f"Take {card_label(d.card)} from {self.names[src]}",
-                           f"Take {d.card.describe()} from the top of "
-                           f"{self.names[src]}'s discard pile",
-                           (lambda src=src: self.draw(src)), layout=w.Layout(width="auto"))
+                name = self.names[d.source]
+                b.description = f"Take {card_label(d.card)} from {name}"
+                b.tooltip = f"Take {d.card.describe()} from the top of {name}'s discard pile"
                 paint(b, d.card)
-            buttons.append(b)
-        self.source_buttons = buttons
-        self.source_box.children = buttons
+        self.source_box.children = tuple(pool[: len(draws)])
+
+    @property
+    def source_buttons(self) -> list[w.Button]:
+        """The draw sources shown now: the deck and the discard tops one may take."""
+        return list(self.source_box.children)
 
     def _show_hand(self, s: HensState, mine: bool) -> None:
         self._hand = hand = self.hand

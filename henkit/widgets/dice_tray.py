@@ -103,7 +103,7 @@ class DiceTray(w.VBox):
         self.dice_buttons = [self._die_button(i) for i in range(dice)]
         self.dice_box = w.HBox(self.dice_buttons, layout=w.Layout(flex_flow="row wrap"))
         self.taken_html = w.HTML()
-        self.stop_buttons: list[w.Button] = []
+        self._stop_pool: list[w.Button] = []  # made once, reused (see _show_stops)
         self._stop_claims: tuple[Claim, ...] | None = None
         self.stop_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self.odds_html = w.HTML()
@@ -142,6 +142,11 @@ class DiceTray(w.VBox):
     def state(self) -> State:
         """The engine state the tray shows."""
         return self.game.state  # type: ignore[return-value]
+
+    @property
+    def stop_buttons(self) -> list[w.Button]:
+        """The Stop buttons shown now, one per legal claim."""
+        return list(self.stop_box.children)
 
     @property
     def turn_over(self) -> bool:
@@ -359,14 +364,18 @@ class DiceTray(w.VBox):
             return
         self._stop_claims = key
         worms = self.state.rules.worms
-        self.stop_buttons = [
-            button(f"Stop: {c}", f"stop at {self.state.total} and {c} "
-                   f"({worms(c.tile)} worm{'s' if worms(c.tile) > 1 else ''})",
-                   (lambda c=c: self.stop(c)), button_style="success",
-                   layout=w.Layout(width="auto"))
-            for c in claims
-        ]
-        self.stop_box.children = self.stop_buttons
+        # Reuse the buttons: a dropped widget closes its model (Widget.__del__) while the page
+        # may still show it ("widget model not found"), so buttons are made once and kept.
+        pool = self._stop_pool
+        while len(pool) < len(claims):
+            i = len(pool)
+            pool.append(button("", "", lambda i=i: self.stop(self._stop_claims[i]),
+                               button_style="success", layout=w.Layout(width="auto")))
+        for b, c in zip(pool, claims, strict=False):
+            b.description = f"Stop: {c}"
+            b.tooltip = (f"stop at {self.state.total} and {c} "
+                         f"({worms(c.tile)} worm{'s' if worms(c.tile) > 1 else ''})")
+        self.stop_box.children = tuple(pool[: len(claims)])
 
     # ----- odds, advice, chart ---------------------------------------------------------------
     def _show_odds(self) -> None:
