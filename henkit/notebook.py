@@ -28,24 +28,20 @@ def setup() -> None:
         pio.renderers.default = "plotly_mimetype"
 
 
-_SHOWN: list[Any] = []
-"""Every Output the dashboard renderer displayed. An ipywidgets widget closes its model when
-Python drops it (Widget.__del__), and the page then fails to find the model it was showing
-("widget model not found"): these must live as long as the kernel."""
-
-
 def _output_renderer() -> Any:
     """A plotly renderer that shows the mimetype output inside an ipywidgets Output."""
     import ipywidgets as w
     import plotly.io as pio
     from plotly.io.base_renderers import MimetypeRenderer
 
+    from henkit.widgets.common import keep_alive
+
     class OutputRenderer(MimetypeRenderer):
         def to_mimebundle(self, fig_dict: dict) -> dict:
             out = w.Output()
             bundle = pio.renderers["plotly_mimetype"].to_mimebundle(fig_dict)
             out.outputs = ({"output_type": "display_data", "data": bundle, "metadata": {}},)
-            _SHOWN.append(out)
+            keep_alive(out)  # a dropped widget closes its model while the page shows it
             return out._repr_mimebundle_()
 
     return OutputRenderer()

@@ -13,7 +13,7 @@ from concurrent.futures import Executor
 import ipywidgets as w
 
 from henkit.arena import SERIAL, Tournament, run_tournament
-from henkit.widgets.common import button, esc, figure_output, say, status_line
+from henkit.widgets.common import button, esc, figure_output, keep_alive, say, status_line
 
 BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
     "henpen": ("optimal", "greedy", "random", "threshold:20", "threshold:25", "threshold:28",
@@ -72,6 +72,7 @@ class Arena(w.VBox):
         self.game_select.observe(lambda _c: self._new_game(), names="value")
         self.seats.observe(lambda _c: self._fit_seats(), names="value")
         self._new_game(bots)
+        keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             w.HTML("<h3>Strategy arena</h3>"),
             w.HBox([self.game_select, self.seats]),

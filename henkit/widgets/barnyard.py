@@ -26,7 +26,7 @@ from henkit.hens.goals import goal_card
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import score
 from henkit.hens.state import HensState, new_game
-from henkit.widgets.common import button, esc, say, show_figure, status_line
+from henkit.widgets.common import button, esc, keep_alive, say, show_figure, status_line
 
 CELLS = range(-1, 5)  # rows and columns a card may be given (-1 grows the barnyard)
 HAND_SLOTS = 6  # four cards plus two draws
@@ -128,6 +128,7 @@ class Barnyard(w.VBox):
         self.play_button = button("Let bots play", "Let the bots play until it is your turn",
                                   self.play_bots)
         self.log_html = w.HTML()
+        keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             w.HTML("<h3>Hens: your barnyard</h3>"),
             self.header,

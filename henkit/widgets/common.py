@@ -99,3 +99,17 @@ def percent(p: float) -> str:
     if 0 < p < 0.0005:
         return "<0.1%"
     return f"{100 * p:.1f}%"
+
+
+_ON_PAGES: list[w.Widget] = []
+
+
+def keep_alive(widget: w.Widget) -> None:
+    """Keep a displayed widget alive as long as the kernel.
+
+    ipywidgets closes a widget's model when Python drops the widget (Widget.__del__), and Voilà
+    runs a dashboard's cells without keeping their results in `Out`, so a widget shown as a
+    cell's last expression is held by nothing but its own reference cycles: the next garbage
+    collection closes it and the page shows "Error displaying widget: model not found".
+    """
+    _ON_PAGES.append(widget)

@@ -30,6 +30,7 @@ from henkit.widgets.common import (
     dice_text,
     esc,
     face_text,
+    keep_alive,
     percent,
     say,
     show_figure,
@@ -122,6 +123,7 @@ class DiceTray(w.VBox):
         self.chart = w.Output()
         self.advice_toggle.observe(lambda _c: self._show_odds(), names="value")
         self.chart_toggle.observe(lambda _c: self._show_odds(), names="value")
+        keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             self.header,
             w.HBox([self.roll_button, self.new_turn_button]),

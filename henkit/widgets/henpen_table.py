@@ -19,7 +19,7 @@ from henkit.henpen.bots import make_bot
 from henkit.henpen.dice import describe_roll, face_name, face_value
 from henkit.henpen.rules import Rules
 from henkit.henpen.state import DECIDE, State
-from henkit.widgets.common import button, esc, say
+from henkit.widgets.common import button, esc, keep_alive, say
 from henkit.widgets.dice_tray import DiceTray
 
 MAX_BOTS = 6
@@ -72,6 +72,7 @@ class HenpenTable(w.VBox):
         self.play_button = button("Let bots play", "Let the bots play until it is your turn",
                                   self.play_bots)
         self.log_html = w.HTML()
+        keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             w.HTML("<h3>Henpen</h3>"),
             self.grill_html,
