@@ -39,7 +39,8 @@ def probe(tmp_path_factory) -> Iterator[VoilaServer]:
     """Voilà serving only tests/browser/probe.ipynb, with the dashboards' own configuration."""
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     site = probe_site(tmp_path_factory.mktemp("probe-site"))
-    server = VoilaServer(port=free_port(), site=site).start()
+    # Several tests open the probe: a preheated kernel each, so none waits for a refill.
+    server = VoilaServer(port=free_port(), site=site, pool=4).start()
     try:
         server.wait_for_pools(dashboards(site))
         server.wait_until_quiet()
@@ -66,6 +67,8 @@ def page(chromium):
     """A fresh page (own context: no cache, no cookies) whose problems `page.log` records."""
     context = chromium.new_context(viewport=VIEWPORT)
     context.set_default_timeout(30_000)
+    # A page that finds no preheated kernel runs its notebook first (Voilà refills pools slowly).
+    context.set_default_navigation_timeout(120_000)
     page = context.new_page()
     page.log = PageLog("http://127.0.0.1:").attach(page)
     try:
