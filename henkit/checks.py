@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 
 
@@ -18,3 +20,14 @@ def whole(x: object, what: str, low: int | None = None, high: int | None = None)
             allowed = f"at most {high}"
         raise ValueError(f"{what} must be {allowed}, not {x}")
     return int(x)
+
+
+def seed_arg(text: str) -> int:
+    """The argparse type of every `--seed` option: a whole number 0 or more."""
+    try:
+        seed = int(text)
+    except ValueError:
+        seed = -1
+    if seed < 0:
+        raise argparse.ArgumentTypeError(f"the seed must be a whole number 0 or more, not {text!r}")
+    return seed

@@ -11,6 +11,7 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TextIO
 
+from henkit.checks import seed_arg
 from henkit.core import CHANCE, Game
 from henkit.henpen.actions import ROLL, Roll, Stop, Take
 from henkit.henpen.advice import advice
@@ -55,15 +56,6 @@ def _tiles(text: str) -> list[int]:
         out += range(first, last + 1)
     return out
 
-
-def _seed(text: str) -> int:
-    try:
-        seed = int(text)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"a seed is a whole number 0 or more, not {text!r}")
-    return seed
 
 
 def _bot_specs(text: str) -> list[str]:
@@ -175,7 +167,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"one bot per seat, comma-separated, from {', '.join(BOTS)} "
                         "(threshold:T); default optimal,threshold:25")
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    parser.add_argument("--seed", type=_seed, default=0, help="first game's seed (default 0)")
+    parser.add_argument("--seed", type=seed_arg, default=0, help="first game's seed (default 0)")
     parser.add_argument("--pickomino", action="store_true", help="the published game's P6 rule")
 
 
@@ -207,7 +199,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit play henpen`."""
     parser.add_argument("--bots", type=_bot_specs, default=["optimal"],
                         help="your opponents, comma-separated (default: optimal)")
-    parser.add_argument("--seed", type=_seed, default=None, help="seed for a repeatable game")
+    parser.add_argument("--seed", type=seed_arg, default=None, help="seed for a repeatable game")
     parser.add_argument("--hints", action="store_true", help="show the solver's advice every move")
     parser.add_argument("--pickomino", action="store_true", help="the published game's P6 rule")
 

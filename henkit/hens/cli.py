@@ -10,6 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
+from henkit.checks import seed_arg
 from henkit.core import CHANCE, Game
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
 from henkit.hens.bots import BOTS, make_bot
@@ -38,16 +39,6 @@ ODDS_USAGE = (
 )
 
 
-def _seed(text: str) -> int:
-    """The argparse type of --seed: a whole number 0 or more."""
-    try:
-        seed = int(text)
-    except ValueError:
-        seed = -1
-    if seed < 0:
-        raise argparse.ArgumentTypeError(f"the seed must be a whole number 0 or more, not {text!r}")
-    return seed
-
 
 def _bot_list(text: str) -> list[str]:
     names = [n.strip().lower() for n in text.replace(",", " ").split() if n.strip()]
@@ -63,7 +54,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
                         help="how many players, you included (default 3)")
     parser.add_argument("--bots", type=_bot_list, default=None,
                         help="opponents' bots, comma-separated (default: greedy for each)")
-    parser.add_argument("--seed", type=_seed, default=None, help="seed for a repeatable game")
+    parser.add_argument("--seed", type=seed_arg, default=None, help="seed for a repeatable game")
     parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
                         help="goal card 1-6 (default: drawn at random)")
     parser.add_argument("--seat", type=int, default=1,
@@ -75,7 +66,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
                         help="one bot per seat, comma-separated (default: greedy,random)")
     parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
-    parser.add_argument("--seed", type=_seed, default=0, help="first game's seed (default 0)")
+    parser.add_argument("--seed", type=seed_arg, default=0, help="first game's seed (default 0)")
     parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
                         help="goal card 1-6 for every game (default: drawn per game)")
 
