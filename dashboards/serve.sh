@@ -4,12 +4,21 @@
 #   kept preheated per dashboard, default 1) and SITE (the folder of notebook links to serve,
 #   default dashboards/site) come from the environment; extra arguments go to Voilà. Every other
 #   setting is in dashboards/voila.json, which Voilà reads from its working directory.
+# voila.json also switches off the JupyterLab extensions of plotly (4.8 MB of JavaScript before
+# the first widget) and anywidget (unused): henkit.display draws the charts instead.
 # `exec` keeps one process: whoever starts this script can stop Voilà by its pid.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 python="${HENKIT_PYTHON:-$here/../.venv/bin/python}"
 # The page template (dashboards/jupyter/voila/templates/henkit) is found on JUPYTER_PATH.
 export JUPYTER_PATH="$here/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
+# The charts load plotly.js from the template's static folder (henkit/display.py): a copy of the
+# one that ships with the installed plotly package, so page and kernel use the same version
+# (a copy, not a link: Tornado serves no symlink that leaves the static folder).
+static="$here/jupyter/voila/templates/henkit/static"
+plotly_js="$("$python" -c 'import plotly, pathlib; print(pathlib.Path(plotly.__file__).parent / "package_data" / "plotly.min.js")')"
+mkdir -p "$static"
+cmp -s "$plotly_js" "$static/plotly.min.js" || cp "$plotly_js" "$static/plotly.min.js"
 cd "$here"
 exec "$python" -m voila "${SITE:-site}" \
     --Voila.ip="${HOST:-127.0.0.1}" --port="${PORT:-8866}" \

@@ -1,9 +1,10 @@
 """What every henkit widget shares: the status line, figures in an Output, words for dice.
 
-Figures are plain `go.Figure`s written into an `ipywidgets.Output` as a plotly mimebundle (the
-renderer JupyterLab and Voila show offline), never a FigureWidget: a FigureWidget ships all of
-plotly.js over the kernel connection and costs seconds per dashboard page load (stack notes).
-Writing the bundle into `Output.outputs` works the same inside a kernel and in headless tests.
+Figures are plain `go.Figure`s written into an `ipywidgets.Output` as the bundle
+`henkit.display` makes (plotly's mimetype in JupyterLab, a lazily drawn chart on a dashboard),
+never a FigureWidget: a FigureWidget ships all of plotly.js over the kernel connection and costs
+seconds per dashboard page load (stack notes). Writing the bundle into `Output.outputs` works
+the same inside a kernel and in headless tests.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 import ipywidgets as w
 
+from henkit.display import figure_bundle
 from henkit.henpen.dice import WORM, face_name
 
 # Die faces as text: the Unicode die faces for 1..5 and a worm. Every button also carries the
@@ -59,11 +61,7 @@ def status_text(status: w.HTML) -> str:
 
 def figure_output(fig: Any, alt: str = "") -> dict[str, Any]:
     """One Output entry showing a plotly figure, with `alt` as its plain-text form."""
-    import plotly.io as pio
-
-    bundle = pio.renderers["plotly_mimetype"].to_mimebundle(fig)
-    bundle["text/plain"] = alt or _title(fig)
-    return {"output_type": "display_data", "data": bundle, "metadata": {}}
+    return {"output_type": "display_data", "data": figure_bundle(fig, alt), "metadata": {}}
 
 
 def show_figure(out: w.Output, fig: Any, alt: str = "") -> None:
@@ -74,11 +72,6 @@ def show_figure(out: w.Output, fig: Any, alt: str = "") -> None:
 def show_text(out: w.Output, text: str) -> None:
     """Replace what `out` shows with plain text (e.g. why there is no chart right now)."""
     out.outputs = ({"output_type": "display_data", "data": {"text/plain": text}, "metadata": {}},)
-
-
-def _title(fig: Any) -> str:
-    title = getattr(getattr(fig.layout, "title", None), "text", None)
-    return f"Chart: {title}" if title else "Chart"
 
 
 def button(description: str, tooltip: str, on_click: Callable[[], Any], **kw: Any) -> w.Button:
