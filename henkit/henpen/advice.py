@@ -7,10 +7,12 @@ from fractions import Fraction
 from functools import lru_cache
 
 from henkit.henpen.actions import ROLL, Action, Roll, Stop, Take
+from henkit.henpen.dice import VALUES
 from henkit.henpen.odds import (
     TurnReward,
     TurnSolution,
-    best_claim,
+    _best_option,
+    _check_steal_weight,
     claim_worth,
     position_reward,
     solve_turn,
@@ -35,11 +37,9 @@ class Position:
     @classmethod
     def of(cls, state: State, steal_weight: Fraction | int = 0) -> Position:
         """The position of the player to move; the leader is the opponent with most worms."""
-        me = state.player
-        others = [p for p in range(state.players) if p != me]
-        leader = max(others, key=lambda p: (state.worms(p), -p)) if others else None
-        return cls(state.rules, state.grill, state.top(me), tuple(sorted(state.others_tops().items())),
-                   leader, Fraction(steal_weight))
+        return cls(state.rules, state.grill, state.top(state.player),
+                   tuple(sorted(state.others_tops().items())), _leader(state),
+                   Fraction(steal_weight))
 
     def reward(self) -> TurnReward:
         """The worms-gained reward of this position (see `odds.position_reward`)."""
@@ -51,16 +51,68 @@ class Position:
         return claim_worth(stop.claim, self.rules, self.leader, self.steal_weight)
 
 
+def _leader(state: State) -> int | None:
+    # The opponent with most worms (the lowest seat on a tie); None alone at the table.
+    me = state.player
+    others = [p for p in range(state.players) if p != me]
+    return max(others, key=lambda p: (state.worms(p), -p)) if others else None
+
+
 @lru_cache(maxsize=256)
 def _solve(position: Position, exact: bool) -> TurnSolution:
     # One solve serves a whole turn (every state and roll of it), so bots and the dice tray
     # ask for it once per turn; the cache keeps the last positions seen.
-    return solve_turn(position.reward(), rules=position.rules, exact=exact)
+    reward = position.reward()
+    return _solve_values(reward.stop_value, reward.fail_value, position.rules, exact)
+
+
+@lru_cache(maxsize=512)
+def _solve_values(
+    stop_value: tuple[Fraction, ...], fail_value: Fraction, rules: Rules, exact: bool
+) -> TurnSolution:
+    # Positions that differ only where the reward does not (a serving out of reach, a steal
+    # worth what the grill offers, ...) share one solve: keyed on the reward's exact values,
+    # this cache hits across turns and games where the position cache above cannot.
+    return solve_turn(TurnReward._trusted(stop_value, fail_value), rules=rules, exact=exact)
 
 
 def solution_for(state: State, steal_weight: Fraction | int = 0, exact: bool = False) -> TurnSolution:
     """The optimal-play solution of the turn in progress, for expected worms gained."""
     return _solve(Position.of(state, steal_weight), bool(exact))
+
+
+def _node(sol: TurnSolution, state: State) -> int:
+    # The state's node in the solution's space, straight from its kept dice: a game state is
+    # valid by construction, so the checked TurnPoint of `TurnSolution` queries is not needed.
+    kept = state.kept
+    mask = total = 0
+    for f, (c, v) in enumerate(zip(kept, VALUES, strict=True)):
+        if c:
+            mask |= 1 << f
+            total += c * v
+    i = sol.space._find(state.rules.dice - sum(kept), mask, total)
+    if i < 0:
+        raise ValueError(f"the turn point of this state is not in the solved turn ({sol.start})")
+    return i
+
+
+def _optimal_action(state: State, steal_weight: Fraction | int) -> Action:
+    # OptimalBot's decision: the solver's face, then stop when the solver stops (with the
+    # best claim) or roll; the same answers as best_face / best_decision / best_stop, but one
+    # position and one node look-up per decision.
+    phase = state.phase
+    if phase != TAKE and phase != DECIDE:
+        return ROLL
+    position = Position.of(state, steal_weight)
+    sol = _solve(position, False)
+    i = _node(sol, state)
+    if phase == TAKE:
+        return Take(next(iter(sol._take_values_at(i, state.roll))))
+    if sol._stops(i) and state.has_worm:
+        stop = _best_stop(state, position.steal_weight, position.leader)
+        if stop is not None:
+            return stop
+    return ROLL
 
 
 @dataclass(frozen=True)
@@ -105,8 +157,16 @@ def best_stop(state: State, steal_weight: Fraction | int = 0) -> Stop | None:
     """The most valuable legal stop for the player to move, or None when none is legal."""
     if state.phase != DECIDE or not state.has_worm:
         return None
-    position = Position.of(state, steal_weight)
-    claim, _worth = best_claim(state.total, position.grill, position.own_top,
-                               dict(position.others_tops), position.leader,
-                               position.steal_weight, position.rules)
-    return Stop(claim) if claim is not None else None
+    return _best_stop(state, _check_steal_weight(Fraction(steal_weight)), None)
+
+
+def _best_stop(state: State, weight: Fraction, leader: int | None) -> Stop | None:
+    # The state's own (cached) claims are `best_claim`'s candidates in the same order; the
+    # leader matters only to a weighted steal, so it is worked out only then (when not given).
+    claims = state.claims()
+    if not claims:
+        return None
+    if len(claims) > 1 and weight and leader is None:
+        leader = _leader(state)
+    i, _gain = _best_option([(c.tile, c.owner) for c in claims], state.rules, leader, weight)
+    return Stop(claims[i])

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from henkit.henpen.dice import SIDES
-from henkit.henpen.rules import Claim, Rules, legal_claims
+from henkit.henpen.rules import Claim, Rules, _claim_options, legal_claims
 from henkit.henpen.turnspace import (
     EndDistribution,
     TurnPoint,
@@ -70,6 +70,11 @@ def bust_chance(dice: int, taken: Iterable[int], exact: bool = True) -> Number:
 
 
 def _as_fraction(x: object, what: str) -> Fraction:
+    # The common cases first: the abstract-class checks below cost more than the conversion.
+    if type(x) is int:
+        return Fraction(x)
+    if type(x) is Fraction:
+        return x
     if isinstance(x, bool) or not isinstance(x, Real | np.integer | np.floating):
         raise ValueError(f"{what} must be a number, not {x!r}")
     if isinstance(x, Rational | int | np.integer):
@@ -96,6 +101,14 @@ class TurnReward:
             raise ValueError("stop_value must give a value for totals 0, 1, ... (it is empty)")
         object.__setattr__(self, "stop_value", values)
         object.__setattr__(self, "fail_value", _as_fraction(fail_value, "fail_value"))
+
+    @classmethod
+    def _trusted(cls, stop_value: tuple[Fraction, ...], fail_value: Fraction) -> TurnReward:
+        """A reward from values already checked and made Fractions (the engine's fast path)."""
+        reward = object.__new__(cls)
+        object.__setattr__(reward, "stop_value", stop_value)
+        object.__setattr__(reward, "fail_value", fail_value)
+        return reward
 
     @property
     def max_total(self) -> int:
@@ -143,13 +156,39 @@ def _check_max_total(m: object) -> int:
 def claim_worth(claim: Claim, rules: Rules, leader: int | None, steal_weight: Fraction) -> Fraction:
     """A claim's worth: its worms, times (1 + steal_weight) for a steal from the leader (or from
     anyone when no leader is named)."""
-    worms = Fraction(rules.worms(claim.tile))
-    if claim.owner is None:
+    return _worth(claim.tile, claim.owner, rules, leader, steal_weight)
+
+
+def _worth(tile: int, owner: int | None, rules: Rules, leader: int | None,
+           steal_weight: Fraction) -> Fraction:
+    worms = Fraction(rules.worms(tile))
+    if owner is None:
         return worms
     # A steal also takes the worms from their owner: weigh that with steal_weight (per worm),
     # for the leader only when a leader is named, else for any opponent.
-    bonus = steal_weight if leader is None or claim.owner == leader else Fraction(0)
+    bonus = steal_weight if leader is None or owner == leader else Fraction(0)
     return worms * (1 + bonus)
+
+
+def _best_option(
+    options: list[tuple[int, int | None]], rules: Rules, leader: int | None, steal_weight: Fraction
+) -> tuple[int, Fraction]:
+    """Index of the most valuable (serving, owner) option and its worth; ties go to the earlier
+    option; (-1, 0) when there is none."""
+    best, best_gain = -1, Fraction(0)
+    for i, (tile, owner) in enumerate(options):
+        gain = _worth(tile, owner, rules, leader, steal_weight)
+        if best < 0 or gain > best_gain:
+            best, best_gain = i, gain
+    return best, best_gain
+
+
+def _check_steal_weight(steal_weight: Any) -> Fraction:
+    # `steal_weight` as a Fraction; ValueError unless it is a number >= 0.
+    weight = _as_fraction(steal_weight, "steal_weight")
+    if weight < 0:
+        raise ValueError(f"steal_weight must be >= 0 (extra worth per stolen worm), not {weight}")
+    return weight
 
 
 def _check_position(
@@ -173,9 +212,7 @@ def _check_position(
     if len(set(held)) != len(held) or set(held) & set(grill_t):
         raise ValueError("a serving is in one place only: the grill, one's own top or an "
                          f"opponent's top (grill {grill_t}, own top {own_top}, others {tops})")
-    weight = _as_fraction(steal_weight, "steal_weight")
-    if weight < 0:
-        raise ValueError(f"steal_weight must be >= 0 (extra worth per stolen worm), not {weight}")
+    weight = _check_steal_weight(steal_weight)
     if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)):
         raise ValueError(f"leader must be a player number or None, not {leader!r}")
     return grill_t, own_top, tops, leader, weight
@@ -198,12 +235,9 @@ def best_claim(
     """
     rules = rules or Rules()
     g, own, tops, lead, w = _check_position(grill, own_top, others_tops, leader, steal_weight, rules)
-    best: tuple[Claim | None, Fraction] = (None, Fraction(0))
-    for claim in legal_claims(total, g, own, tops):
-        gain = claim_worth(claim, rules, lead, w)
-        if best[0] is None or gain > best[1]:
-            best = (claim, gain)
-    return best
+    claims = legal_claims(total, g, own, tops)
+    i, gain = _best_option([(c.tile, c.owner) for c in claims], rules, lead, w)
+    return (claims[i], gain) if i >= 0 else (None, gain)
 
 
 def position_reward(
@@ -224,11 +258,13 @@ def position_reward(
     g, own, tops, lead, w = _check_position(grill, own_top, others_tops, leader, steal_weight, rules)
     fail = -Fraction(rules.worms(own)) if own is not None else Fraction(0)
     top = rules.max_total if max_total is None else _check_max_total(max_total)
+    # The position is checked once above; each total then needs only the claim rule (as
+    # (serving, owner) pairs: building and checking Claim objects would cost more than the rest).
     values = []
     for t in range(top + 1):
-        claim, gain = best_claim(t, g, own, tops, lead, w, rules)
-        values.append(fail if claim is None else gain)
-    return TurnReward(values, fail)
+        i, gain = _best_option(_claim_options(t, g, own, tops), rules, lead, w)
+        values.append(fail if i < 0 else gain)
+    return TurnReward._trusted(tuple(values), fail)
 
 
 # -- the solver --------------------------------------------------------------------------------
@@ -421,19 +457,46 @@ class TurnSolution:
         """
         p, i = self._node(point)
         counts = check_roll(roll, p)
-        sp = self.space
-        if not sp.rollable[i]:
+        if not self.space.rollable[i]:
             raise ValueError(f"no roll is possible at ({p}): the turn ends by itself")
+        return self._take_values_at(i, counts)
+
+    def _take_values_at(self, i: int, counts: tuple[int, ...]) -> dict[int, Number]:
+        # `take_values` for a node index and a roll already checked (bots call it directly).
+        sp = self.space
         pair = sp.roll_pair(i, counts)
-        pol = self.policy
         e0, e1 = int(sp.pair_edge_start[pair]), int(sp.pair_edge_start[pair + 1])
-        chosen = int(pol.choice[pair])
+        chosen = self._choice(pair)
         values = [(int(sp.edge_face[e]), self._value[int(sp.edge_child[e])])
                   for e in [chosen, *(e for e in range(e0, e1) if e != chosen)]
                   if sp.edge_face[e]]
         # A stable sort keeps the solver's choice first among equal values.
         values.sort(key=lambda fv: -fv[1])
         return {face: self._num(v) for face, v in values}
+
+    def _choice(self, pair: int) -> int:
+        # policy.choice[pair] by the same comparisons, for one pair: a decision needs one
+        # pair, and building the whole policy (every pair of the turn) costs far more.
+        sp = self.space
+        e0, e1 = int(sp.pair_edge_start[pair]), int(sp.pair_edge_start[pair + 1])
+        value = self._value
+        vals = [value[c] for c in sp.edge_child[e0:e1].tolist()]
+        best = max(vals)
+        if self.exact:
+            return e0 + vals.index(best)
+        low = best - TIE_TOLERANCE * self.reward.scale
+        return e0 + next(k for k, v in enumerate(vals) if v >= low)
+
+    def _stops(self, i: int) -> bool:
+        # policy.stop[i] by the same comparisons, for one node (see `_choice`).
+        sp = self.space
+        if not sp.rollable[i]:
+            return True
+        if not sp.has_worm[i]:
+            return False
+        if self.exact:
+            return bool(self._end[i] >= self._roll[i])
+        return bool(self._end[i] >= self._roll[i] - TIE_TOLERANCE * self.reward.scale)
 
     def value_of_roll(self, roll: Any, point: Any = None) -> Number:
         """Value of a roll just seen: the best face's value, or the fail value for a bust."""
@@ -450,7 +513,7 @@ class TurnSolution:
         _p, i = self._node(point)
         if not self.space.rollable[i]:
             return "end"
-        return "stop" if self.policy.stop[i] else "roll"
+        return "stop" if self._stops(i) else "roll"
 
     def end_distribution(self, point: Any = None) -> EndDistribution:
         """Exact chance of each end total (with a worm) and of failure under the optimal play."""

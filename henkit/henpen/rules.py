@@ -140,14 +140,23 @@ def legal_claims(
       the highest grill serving below the total (so totals above the highest serving
       take the highest one below them).
     """
-    claims: list[Claim] = []
+    return [Claim(tile, owner) for tile, owner in _claim_options(total, grill, own_top, others_tops)]
+
+
+def _claim_options(
+    total: int, grill: tuple[int, ...], own_top: int | None, others_tops: Mapping[int, int]
+) -> list[tuple[int, int | None]]:
+    # The rule of `legal_claims` as (serving, owner) pairs, in the same order: the solver asks
+    # it for every total of every position, where checked Claim objects would cost most of
+    # the time.
+    claims: list[tuple[int, int | None]] = []
     if total in grill:
-        claims.append(Claim(total))
+        claims.append((total, None))
     else:
         # Serving numbers are unique, so a total equal to one's own top is never on the grill:
         # both cases of the rule ("own top" and "missing number") land here.
         lower = [t for t in grill if t < total]
         if lower:
-            claims.append(Claim(max(lower)))
-    claims += [Claim(total, p) for p, top in sorted(others_tops.items()) if top == total]
+            claims.append((max(lower), None))
+    claims += [(total, p) for p, top in sorted(others_tops.items()) if top == total]
     return claims

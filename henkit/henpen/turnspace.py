@@ -338,10 +338,13 @@ class TurnSpace:
 
     def find(self, point: TurnPoint) -> int:
         """Node index of `point`, or -1 when it is not reachable from this space's root."""
-        if point.total > self.max_total:
+        return self._find(point.dice_left, point.mask, point.total)
+
+    def _find(self, dice_left: int, mask: int, total: int) -> int:
+        # `find` from the parts of a point, for callers that hold them already (bots).
+        if total > self.max_total:
             return -1
-        return int(self._lookup[(point.dice_left * (FULL_MASK + 1) + point.mask) * self._width
-                                + point.total])
+        return int(self._lookup[(dice_left * (FULL_MASK + 1) + mask) * self._width + total])
 
     def index(self, point: TurnPoint) -> int:
         """Node index of `point`; ValueError when the point is not in this space."""

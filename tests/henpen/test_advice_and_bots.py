@@ -10,10 +10,10 @@ import pytest
 
 from henkit.core import Game
 from henkit.henpen import ROLL, Rules, State, Stop, Take
-from henkit.henpen.advice import advice, best_stop, solution_for
+from henkit.henpen.advice import Position, advice, best_stop, solution_for
 from henkit.henpen.batch import threshold_policy
 from henkit.henpen.bots import GreedyBot, OptimalBot, RandomBot, ThresholdBot, make_bot
-from henkit.henpen.odds import expected_worms
+from henkit.henpen.odds import expected_worms, solve_turn
 from henkit.henpen.simulate import play_game, simulate
 from henkit.henpen.state import TAKE
 from henkit.results import summarise
@@ -188,3 +188,20 @@ def test_take_values_are_best_first_with_the_solver_choice_first():
             continue
         values = solution_for(s).take_values(s.roll, s)
         assert list(values.values()) == sorted(values.values(), reverse=True)
+
+
+def test_positions_with_the_same_reward_share_one_solve():
+    # Without 36 on the grill a total of 36 or more still claims 4 worms (35, or stealing 36),
+    # so these positions differ but their rewards do not: one cached solve serves both.
+    a = State.new(2)
+    b = State.new(2, grill=range(21, 36), stacks=[[], [36]])
+    pa, pb = Position.of(a), Position.of(b)
+    assert pa != pb and pa.reward().stop_value == pb.reward().stop_value
+    sol = solution_for(b)
+    assert solution_for(a) is sol
+    fresh = solve_turn(pb.reward())
+    assert sol.value() == fresh.value()
+    assert sol.end_distribution() == fresh.end_distribution()
+    assert (sol.policy.choice == fresh.policy.choice).all()
+    assert (sol.policy.stop == fresh.policy.stop).all()
+    assert solution_for(b, exact=True).value() == solve_turn(pb.reward(), exact=True).value()

@@ -432,3 +432,15 @@ def test_turn_space_holds_exactly_the_reachable_points() -> None:
         space = turn_space(TurnPoint(dice))
         assert {(p.dice_left, p.taken, p.total) for p in map(space.point, range(space.size))} == seen
     assert turn_space(TurnPoint(8)) is turn_space(TurnPoint(8))  # cached
+
+
+def test_single_queries_make_the_policy_choices() -> None:
+    # Decisions read one pair or node (`_choice`, `_stops`) instead of building the policy:
+    # they must pick exactly the policy's edge and stop flag, ties and tolerance included.
+    rewards = (TurnReward.at_least(27, 40), position_reward(own_top=24, grill=range(25, 37)),
+               TurnReward([1] * 41, 1))
+    sols = [solve_turn(r) for r in rewards] + [solve_turn(rewards[1], exact=True)]
+    for sol in sols:
+        pol, sp = sol.policy, sol.space
+        assert [sol._choice(p) for p in range(len(sp.pair_node))] == pol.choice.tolist()
+        assert [sol._stops(i) for i in range(sp.size)] == pol.stop[:-1].tolist()
