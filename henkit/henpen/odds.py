@@ -355,13 +355,11 @@ class TurnSolution:
         value[:-1] = end  # right for nodes that cannot roll; the others are overwritten below
         value[-1] = fail
         roll = np.full(sp.size, np.nan)
-        for _n, a, c, _b in sp.levels:  # fewest dice first: children are always solved
-            if a == c:
-                continue
-            p0, p1 = int(sp.pair_start[a]), int(sp.pair_start[c])
-            e0, e1 = int(sp.pair_edge_start[p0]), int(sp.pair_edge_start[p1])
-            best = np.maximum.reduceat(value[sp.edge_child[e0:e1]], sp.pair_edge_start[p0:p1] - e0)
-            r = np.add.reduceat(best * sp.pair_prob[p0:p1], sp.pair_start[a:c] - p0)
+        for a, c, children, starts, probs in sp.level_tables:  # fewest dice first
+            # Children have fewer dice, so their values are final: each pair's best edge, then
+            # each node's expectation over its pairs.
+            best = np.maximum.reduce(value[children], axis=0)
+            r = np.add.reduceat(best * probs, starts)
             roll[a:c] = r
             value[a:c] = np.where(sp.has_worm[a:c], np.maximum(end[a:c], r), r)
         self._end, self._value, self._roll = end, value, roll

@@ -43,7 +43,10 @@ def play_to_end(state: State, bots: Sequence[Bot], seed: int | None = None) -> S
     rng = make_rng(seed)
     s = state
     while s.phase != OVER:
-        s = s.apply(s.sample_chance(rng) if s.is_chance else bots[s.player].choose(s, rng))
+        if s.is_chance:
+            s = s._rolled(s.sample_chance(rng))  # = s.apply(...): sampled rolls need no check
+        else:
+            s = s.apply(bots[s.player].choose(s, rng))
     return s
 
 

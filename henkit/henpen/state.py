@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
@@ -300,7 +300,7 @@ class State:
             raise ValueError("the game is over: no action is allowed")
         if isinstance(action, Roll):
             if phase == ROLL_PHASE or (phase == DECIDE and not self._turn_ends_by_itself()):
-                return replace(self, phase=DICE, _claims=None)
+                return self._with(phase=DICE, _claims=None)
             if phase == TAKE:
                 raise ValueError("you must take a face from the roll before rolling again")
             raise ValueError("every die is set aside or every face is taken: the turn must stop")
@@ -326,10 +326,23 @@ class State:
                 f"a roll of {n} dice is {SIDES} counts (dice showing 1,2,3,4,5,worm) adding up "
                 f"to {n}, not {counts!r}"
             )
-        counts = tuple(counts)
+        return self._rolled(tuple(counts))
+
+    def _rolled(self, counts: tuple[int, ...]) -> State:
+        # The state after a roll already known to be one of the dice left (play loops call it
+        # with `sample_chance`'s counts, which need no checking).
         if not any(c and not k for c, k in zip(counts, self.kept, strict=True)):
             return self._fail("bust", roll=counts)
-        return replace(self, phase=TAKE, roll=counts, _claims=None)
+        return self._with(phase=TAKE, roll=counts, _claims=None)
+
+    def _with(self, **changes: Any) -> State:
+        # dataclasses.replace without its cost: it rebuilds the state through __init__, field by
+        # field; a copy of the fields with a few changed is the same state, several times faster.
+        new = object.__new__(type(self))
+        fields = new.__dict__
+        fields.update(self.__dict__)
+        fields.update(changes)
+        return new
 
     def _apply_take(self, face: int) -> State:
         if self.phase != TAKE:
@@ -340,7 +353,7 @@ class State:
         if not self.roll[i]:  # type: ignore[index]
             raise ValueError(f"no die shows {face_name(face)} in this roll ({describe_roll(self.roll)})")  # type: ignore[arg-type]
         kept = self.kept[:i] + (self.roll[i],) + self.kept[i + 1 :]  # type: ignore[index]
-        state = replace(self, phase=DECIDE, kept=kept, roll=None, _claims=None)
+        state = self._with(phase=DECIDE, kept=kept, roll=None, _claims=None)
         if state._turn_ends_by_itself():
             if not state.has_worm:
                 return state._fail("no worm")

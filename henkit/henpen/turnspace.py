@@ -321,6 +321,31 @@ class TurnSpace:
     # -- look-ups -----------------------------------------------------------------------------
 
     @cached_property
+    def level_tables(self) -> list[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]]:
+        """Per level of rollable nodes [a, c), fewest dice first: (a, c, children, starts, probs).
+
+        children[k, j] is the node reached by the k-th edge of the level's pair j, padded with
+        the pair's first edge to the level's most edges (a repeat leaves a max unchanged), so the
+        float solver takes each pair's best edge as one column-wise max instead of a reduceat over
+        ragged groups (several times faster); starts[i] is node a+i's first pair in the level.
+        """
+        counts = np.diff(self.pair_edge_start)
+        out = []
+        for _n, a, c, _b in self.levels:
+            if a == c:
+                continue
+            p0, p1 = int(self.pair_start[a]), int(self.pair_start[c])
+            cnt = counts[p0:p1]
+            k = np.arange(int(cnt.max()))[:, None]
+            edges = self.pair_edge_start[p0:p1][None, :] + np.minimum(k, cnt[None, :] - 1)
+            tables = (self.edge_child[edges].astype(np.intp),  # intp: the fastest gather
+                      (self.pair_start[a:c] - p0).astype(np.intp), self.pair_prob[p0:p1])
+            for t in tables[:2]:
+                t.flags.writeable = False
+            out.append((a, c, *tables))
+        return out
+
+    @cached_property
     def pair_prob_exact(self) -> list[Fraction]:
         """Exact probability of every pair (built on first use: exact mode only)."""
         out: list[Fraction] = []
