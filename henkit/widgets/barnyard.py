@@ -27,6 +27,7 @@ from henkit.hens.rules import Rules
 from henkit.hens.scoring import score
 from henkit.hens.state import HensState, new_game
 from henkit.widgets.common import button, esc, keep_alive, say, show_figure, status_line
+from henkit.words import count
 
 CELLS = range(-1, 5)  # rows and columns a card may be given (-1 grows the barnyard)
 HAND_SLOTS = 6  # four cards plus two draws
@@ -543,8 +544,8 @@ class Barnyard(w.VBox):
             pile = view.discards[q]
             top = pile[-1] if pile else "empty"
             parts.append(
-                f"<div><b>{esc(self.names[q])}</b>: {view.hand_sizes[q]} cards in hand, discard "
-                f"top {esc(top)}, {len(view.barnyards[q])} cards placed"
+                f"<div><b>{esc(self.names[q])}</b>: {count(view.hand_sizes[q], 'card')} in hand, "
+                f"discard top {esc(top)}, {count(len(view.barnyards[q]), 'card')} placed"
                 f"<pre>{esc(view.barnyards[q]) or '(empty)'}</pre></div>"
             )
         self.others_html.value = "<b>The other barnyards</b> (## is a face-down coop)" + \

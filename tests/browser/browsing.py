@@ -258,14 +258,18 @@ class PageLog:
         return {kind: items for kind, items in found.items() if items}
 
 
-# Installed in every page before it loads: the moment (ms after navigation start) the first
-# widget is visible, which is when Voilà has connected to the kernel and a viewer can click.
+# Installed in every page before it loads: the moments (ms after navigation start) the first
+# widget is visible, which is when Voilà has connected to the kernel and a viewer can click, and
+# the first chart is drawn (plotly.js loads after the widgets: henkit/display.py).
 MARK_USABLE = """
 (() => {
   const mark = () => {
-    if (window.__henkitUsable !== undefined) return;
-    const el = document.querySelector('.jupyter-widgets');
-    if (el && el.offsetParent !== null) window.__henkitUsable = performance.now();
+    if (window.__henkitUsable === undefined) {
+      const el = document.querySelector('.jupyter-widgets');
+      if (el && el.offsetParent !== null) window.__henkitUsable = performance.now();
+    }
+    if (window.__henkitChart === undefined && document.querySelector('.js-plotly-plot .main-svg'))
+      window.__henkitChart = performance.now();
   };
   new MutationObserver(mark).observe(document, {childList: true, subtree: true, attributes: true});
 })();
@@ -302,6 +306,12 @@ def usable_after_ms(page, timeout: float = 120_000) -> float:
             f"no usable widget on {page.url} after {timeout} ms; shows {shown!r}"
         ) from e
     return page.evaluate("window.__henkitUsable")
+
+
+def chart_after_ms(page, timeout: float = 120_000) -> float:
+    """Wait for the first drawn chart; return when it appeared, in ms after navigation."""
+    page.wait_for_function("window.__henkitChart !== undefined", timeout=timeout)
+    return page.evaluate("window.__henkitChart")
 
 
 def shown_code(page, notebook: dict) -> list[str]:

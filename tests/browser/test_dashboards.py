@@ -52,47 +52,13 @@ def test_the_landing_page_lists_every_dashboard(page, voila):
     assert page.log.problems() == {}
 
 
-STALE_MODEL = "Error: widget model not found"
-
-
-def problems_but_a_stale_model(page) -> dict[str, list[str]]:
-    """The page's problems, less one console message whose cause is still open.
-
-    Under load the heaviest dashboard (07) sometimes logs "widget model not found" while every
-    widget on it displays and works (the garbage-collection cause of this message is fixed; see
-    henkit.widgets.common.keep_alive). That message alone is let through, and only when no
-    widget on the page failed to display: jupyterlab-manager writes "Error displaying widget"
-    where it cannot, and that fails the test.
-    """
-    found = page.log.problems()
-    errors = found.get("console errors", [])
-    kept = [e for e in errors if not e.startswith(STALE_MODEL)]
-    if len(kept) != len(errors):
-        found = {k: v for k, v in found.items() if k != "console errors"}
-        if kept:
-            found["console errors"] = kept
-    return found
-
-
-# OPEN BUG, reported in the issue note: in clean-clone CI runs the Arena widget on dashboard 07
-# sometimes fails to display ("Error displaying widget: model not found"); it passes when run
-# alone. Marked as an expected failure (not strict, so a pass shows as XPASS) until it is fixed.
-ARENA_BUG = pytest.mark.xfail(
-    reason="open: the Arena widget on dashboard 07 sometimes fails to display under load",
-    strict=False,
-)
-
-
-@pytest.mark.parametrize(
-    "name",
-    [pytest.param(n, marks=ARENA_BUG) if n.startswith("07_") else n for n in dashboards()],
-)
+@pytest.mark.parametrize("name", dashboards())
 def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, voila, name):
     open_dashboard(page, voila, name)
     page.wait_for_load_state("networkidle")
 
     assert "Error displaying widget" not in page.locator("body").inner_text()
-    assert problems_but_a_stale_model(page) == {}
+    assert page.log.problems() == {}
     assert page.locator(".widget-button, .widget-dropdown").first.is_visible()
     assert page.locator(".js-plotly-plot").count() >= 1
     assert shown_code(page, json.loads((SITE / name).read_text())) == []

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import subprocess
+import urllib.request
+from pathlib import Path
 
 import pytest
 
@@ -14,6 +16,7 @@ from .browsing import (
     PROBE,
     ROOT,
     isolated_env,
+    page_config,
     shown_code,
     wait_for_widgets,
 )
@@ -60,6 +63,26 @@ def test_plotly_redraws_after_a_click(page, probe):
         ".map(p => p.getAttribute('d')).join() !== h.join()",
         arg=heights,
     )
+    assert page.log.problems() == {}
+
+
+def test_charts_are_drawn_by_the_servers_own_plotly_js_not_a_lab_extension(page, probe):
+    import plotly
+
+    page.goto(probe.dashboard_url(PROBE.name))
+    wait_for_widgets(page)
+    page.locator(".henkit-chart.js-plotly-plot .main-svg").first.wait_for()
+    # plotly's JupyterLab extension (4.8 MB before the first widget) and anywidget are off.
+    loaded = {e["name"] for e in page_config(page).get("federated_extensions", [])}
+    assert loaded and not loaded & {"jupyterlab-plotly", "anywidget"}, loaded
+    scripts = page.evaluate(
+        "performance.getEntriesByType('resource').map(r => r.name).filter(n => /plotly/.test(n))"
+    )
+    url = f"{probe.url}voila/templates/henkit/static/plotly.min.js"
+    assert scripts == [url]  # one request for plotly.js, however many charts
+    with urllib.request.urlopen(url) as served:
+        shipped = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
+        assert served.read() == shipped.read_bytes()  # the installed plotly's own copy
     assert page.log.problems() == {}
 
 
