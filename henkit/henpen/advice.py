@@ -21,6 +21,7 @@ from henkit.henpen.rules import Rules
 from henkit.henpen.state import DECIDE, ROLL_PHASE, TAKE, State
 
 Number = Fraction | float
+_ZERO = Fraction(0)
 
 
 @dataclass(frozen=True)
@@ -157,16 +158,18 @@ def best_stop(state: State, steal_weight: Fraction | int = 0) -> Stop | None:
     """The most valuable legal stop for the player to move, or None when none is legal."""
     if state.phase != DECIDE or not state.has_worm:
         return None
-    return _best_stop(state, _check_steal_weight(Fraction(steal_weight)), None)
+    # The default weight 0 (every greedy and threshold decision) needs no Fraction or check.
+    plain = type(steal_weight) is int and steal_weight == 0
+    return _best_stop(state, _ZERO if plain else _check_steal_weight(Fraction(steal_weight)), None)
 
 
 def _best_stop(state: State, weight: Fraction, leader: int | None) -> Stop | None:
     # The state's own (cached) claims are `best_claim`'s candidates in the same order; the
     # leader matters only to a weighted steal, so it is worked out only then (when not given).
     claims = state.claims()
-    if not claims:
-        return None
-    if len(claims) > 1 and weight and leader is None:
+    if len(claims) < 2:
+        return Stop(claims[0]) if claims else None
+    if weight and leader is None:
         leader = _leader(state)
     i, _gain = _best_option([(c.tile, c.owner) for c in claims], state.rules, leader, weight)
     return Stop(claims[i])

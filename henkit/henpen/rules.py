@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
@@ -140,7 +141,20 @@ def legal_claims(
       the highest grill serving below the total (so totals above the highest serving
       take the highest one below them).
     """
-    return [Claim(tile, owner) for tile, owner in _claim_options(total, grill, own_top, others_tops)]
+    return [_claim(tile, owner) for tile, owner in _claim_options(total, grill, own_top, others_tops)]
+
+
+def _claim(tile: int, owner: int | None) -> Claim:
+    # Claims are frozen values, so plain-int ones are shared: every decision of a game asks for
+    # the legal claims, and checking the same few new Claims each time costs more than the rest.
+    if type(tile) is int and (owner is None or type(owner) is int):
+        return _shared_claim(tile, owner)
+    return Claim(tile, owner)  # numpy ints, bad input, ...: the checked constructor
+
+
+@lru_cache(maxsize=1024)
+def _shared_claim(tile: int, owner: int | None) -> Claim:
+    return Claim(tile, owner)
 
 
 def _claim_options(

@@ -38,7 +38,8 @@ class Evaluator:
     """
 
     __slots__ = (
-        "_by_stats", "_coop", "_hen", "_per", "_rest", "all", "goal", "now", "rbit", "yard",
+        "_by_stats", "_coop", "_hen", "_one", "_per", "_rest", "all", "goal", "now", "rbit",
+        "yard",
     )
 
     def __init__(self, yard: Barnyard, goal: int) -> None:
@@ -60,6 +61,7 @@ class Evaluator:
         # (breed, its statistics, shape facts after the placement) -> total: the breed fixes the
         # medals and the other breeds, so placements with the same key score the same.
         self._by_stats: dict[tuple, int] = {}
+        self._one: dict[int, int] = {}  # card -> best_of([card])
 
     def hen(self, k: int) -> tuple[int | None, int]:
         """(best total after placing card k as a hen, its cell bit); (None, -1) if it fits nowhere."""
@@ -130,6 +132,13 @@ class Evaluator:
             self._coop = (best, where)
         return self._coop
 
+    def best_one(self, k: int) -> int:
+        """`best_of([k])`, cached: the lookahead asks it for each sampled card many times over."""
+        got = self._one.get(k)
+        if got is None:
+            got = self._one[k] = self.best_of((k,))
+        return got
+
     def best_of(self, cards) -> int:
         """The best total any one of `cards` reaches, coops included (a coop never beats -1)."""
         best = None
@@ -170,11 +179,20 @@ class GreedyBot:
     def __init__(self, name: str = "greedy") -> None:
         self.name = name
         self._ev: Evaluator | None = None
+        self._next: Evaluator | None = None  # the lookahead's evaluator of the yard it chose
 
     def _evaluator(self, yard: Barnyard, goal: int) -> Evaluator:
         ev = self._ev
         if ev is None or ev.yard is not yard or ev.goal != goal:
-            ev = self._ev = Evaluator(yard, goal)
+            ev = self._next
+            # An evaluator depends only on the barnyard's cards, rooster and the goal, so one
+            # built for an equal barnyard (the placement the lookahead just chose) gives the same
+            # answers and keeps what it already worked out.
+            if ev is None or ev.goal != goal or ev.yard != yard:
+                ev = Evaluator(yard, goal)
+            ev.yard = yard
+            self._ev = ev
+            self._next = None
         return ev
 
     def choose(self, state: HensState, rng: np.random.Generator) -> Any:
@@ -270,9 +288,9 @@ class LookaheadBot(GreedyBot):
             for a in state.legal_actions():
                 if a.source == DECK:
                     n = len(pool)
-                    options[a] = sum(c * max(mine, ev.best_of([k])) for k, c in unseen.items()) / n
+                    options[a] = sum(c * max(mine, ev.best_one(k)) for k, c in unseen.items()) / n
                 else:
-                    options[a] = max(mine, ev.best_of([a.card]))
+                    options[a] = max(mine, ev.best_one(a.card))
             deck = draw(DECK)
             best = max(options.values())
             return deck if options.get(deck) == best else max(options, key=options.get)
@@ -290,13 +308,14 @@ class LookaheadBot(GreedyBot):
                 now = Evaluator(yard, v.goal)
                 scored.append((now.now, k, i, coop, yard, now))
             scored.sort(key=lambda t: -t[0])
-            best, pick = None, None
-            for now_total, k, i, coop, yard, now in scored[: self.candidates]:
+            best, pick, chosen = None, None, None
+            for now_total, k, i, coop, _yard, now in scored[: self.candidates]:
                 rest = list(v.hand)
                 rest.remove(k)
                 val = now_total + 0.5 * self._future(now, rest, futures)
                 if best is None or val > best:
-                    best, pick = val, (k, i, coop)
+                    best, pick, chosen = val, (k, i, coop), now
+            self._next = chosen  # the discard after this placement reads the same barnyard
             k, i, coop = pick
             return (place_coop if coop else place)(CARDS[k], CELL_OF[i])
         if v.phase == "discard":
@@ -321,13 +340,15 @@ class LookaheadBot(GreedyBot):
     @staticmethod
     def _future(ev: Evaluator, hand: list[int], futures: list[tuple[int, ...]]) -> float:
         """Mean gain of the best next placement from `hand` plus each sampled pair of draws."""
-        kept = ev.best_of(hand) if hand else ev.now - 1
+        now = ev.now
+        kept = ev.best_of(hand) if hand else now - 1
+        one = ev.best_one
         total = 0
         for pair in futures:
             best = kept
             for k in pair:
-                best = max(best, ev.best_of([k]))
-            total += best - ev.now
+                best = max(best, one(k))
+            total += best - now
         return total / len(futures)
 
 
