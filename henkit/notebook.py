@@ -15,14 +15,15 @@ def setup() -> None:
     widgets' charts do, so that it is drawn with the widgets, after the page is usable; the
     Output is kept alive (a dropped widget closes its model while the page shows it).
     IPython's display hook for figures is set directly, not plotly's renderer (see
-    henkit.display for why); plotly's figures display themselves through that hook.
+    henkit.display for why); plotly's figures display themselves through that hook. Outside
+    IPython (a script running a notebook's code) there is no hook to set: nothing happens.
     """
     from IPython import get_ipython
     from plotly.basedatatypes import BaseFigure
 
     shell = get_ipython()
     if shell is None:
-        raise RuntimeError("henkit.notebook.setup() is for a notebook; no IPython kernel runs")
+        return
     shell.display_formatter.ipython_display_formatter.for_type(BaseFigure, _show)
 
 

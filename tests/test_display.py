@@ -4,12 +4,12 @@ for dashboards, and no slow import on the way."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
 
 import plotly.graph_objects as go
-import pytest
 
 from henkit import display
 
@@ -87,8 +87,32 @@ def test_showing_a_figure_never_imports_nbformat():
     assert out.stdout.strip() == "[]"
 
 
-def test_setup_outside_a_notebook_says_so():
+def test_setup_makes_ipython_show_figures_through_henkit():
+    # In a fresh process: an IPython shell is a process-wide singleton.
+    code = (
+        "import json\n"
+        "from IPython.core.interactiveshell import InteractiveShell\n"
+        "from IPython.display import display\n"
+        "from IPython.utils.capture import capture_output\n"
+        "import plotly.graph_objects as go\n"
+        "from henkit.notebook import setup\n"
+        "InteractiveShell.instance()\n"
+        "setup()\n"
+        "with capture_output() as shown:\n"
+        "    display(go.Figure(go.Bar(y=[1]), layout={'title': 'Shown'}))\n"
+        "print(json.dumps([o.data for o in shown.outputs]))\n"
+    )
+    env = {k: v for k, v in os.environ.items() if k != display.DASHBOARD_ENV}
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env=env
+    )
+    (bundle,) = json.loads(out.stdout.splitlines()[-1])
+    expected = display.figure_bundle(go.Figure(go.Bar(y=[1]), layout={"title": "Shown"}))
+    assert bundle == expected  # henkit's bundle, with its text form, not plotly's renderer's
+
+
+def test_setup_outside_ipython_does_nothing(monkeypatch):
     from henkit.notebook import setup
 
-    with pytest.raises(RuntimeError, match="for a notebook"):
-        setup()
+    monkeypatch.setattr("IPython.get_ipython", lambda: None)
+    setup()  # a script running a notebook's code: no display hook to set, no error
