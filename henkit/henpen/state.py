@@ -15,6 +15,7 @@ import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
+from operator import mul
 from typing import Any
 
 import numpy as np
@@ -187,7 +188,7 @@ class State:
     @property
     def total(self) -> int:
         """The running total of the dice set aside this turn (a worm counts 5)."""
-        return sum(c * v for c, v in zip(self.kept, VALUES, strict=True))
+        return sum(map(mul, self.kept, VALUES))  # both have SIDES entries
 
     @property
     def taken(self) -> frozenset[int]:
