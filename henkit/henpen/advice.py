@@ -67,7 +67,7 @@ def _solve(position: Position, exact: bool) -> TurnSolution:
     return _solve_values(reward.stop_value, reward.fail_value, position.rules, exact)
 
 
-@lru_cache(maxsize=512)
+@lru_cache(maxsize=256)  # ~50 KB a solution (values of each of its ~2,000 nodes)
 def _solve_values(
     stop_value: tuple[Fraction, ...], fail_value: Fraction, rules: Rules, exact: bool
 ) -> TurnSolution:

@@ -159,8 +159,9 @@ def claim_worth(claim: Claim, rules: Rules, leader: int | None, steal_weight: Fr
     return _worth(claim.tile, claim.owner, rules, leader, steal_weight)
 
 
-def _worth(tile: int, owner: int | None, rules: Rules, leader: int | None,
-           steal_weight: Fraction) -> Fraction:
+def _worth(
+    tile: int, owner: int | None, rules: Rules, leader: int | None, steal_weight: Fraction
+) -> Fraction:
     worms = Fraction(rules.worms(tile))
     if owner is None:
         return worms
