@@ -250,24 +250,7 @@ class TurnSpace:
             self.node_pattern[a:b] = pid
             m = len(pat.weights)
             pair_count[a:b] = m
-            # Edges of one node of this group, in preference order, as offsets to child keys.
-            row_edges: list[int] = []
-            rel_keys: list[int] = []
-            faces: list[int] = []
-            for row in pat.counts.tolist():
-                shown = [(f, c) for f, c in zip(untaken, row, strict=True) if c]
-                shown.sort(key=lambda fc: take_preference(*fc))
-                row_edges.append(max(len(shown), 1))
-                if not shown:
-                    rel_keys.append(-1)  # bust
-                    faces.append(0)
-                for f, c in shown:
-                    child_n, child_mask = n - c, mask | 1 << (f - 1)
-                    rel_keys.append(
-                        (child_n * (FULL_MASK + 1) + child_mask) * self._width + c * face_value(f)
-                    )
-                    faces.append(f)
-            rel = np.array(rel_keys, dtype=np.int64)
+            rel, faces, row_edges = _group_edges(n, mask, pat, self._width)
             totals = self.total[a:b]
             keys = rel[None, :] + totals[:, None]
             child = self._lookup[keys]
@@ -281,7 +264,7 @@ class TurnSpace:
             )
             edge_total += g * e_per_node
             edge_child_parts.append(child.ravel())
-            edge_face_parts.append(np.tile(np.array(faces, dtype=np.int8), g))
+            edge_face_parts.append(np.tile(faces, g))
             pair_node_parts.append(np.repeat(np.arange(a, b), m))
             pair_prob_parts.append(np.tile(pat.probs, g))
             pair_pat_parts.append(np.tile(np.arange(m), g))
@@ -389,6 +372,30 @@ class TurnSpace:
         pat = roll_pattern(int(self.n[i]), len(proj))
         local = _pattern_index(pat.n, pat.u)[proj]
         return int(self.pair_start[i]) + local
+
+
+def _group_edges(
+    n: int, mask: int, pat: RollPattern, width: int
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The edges of any node with n dice left and faces `mask` taken, roll by roll of `pat`:
+    (child key offsets, -1 for a bust; faces, 0 for a bust; edges per roll), each roll's faces
+    in `take_preference` order."""
+    untaken = np.array([f for f in FACES if not mask >> (f - 1) & 1], dtype=np.int64)
+    values = np.array([face_value(int(f)) for f in untaken], dtype=np.int64)
+    counts = pat.counts
+    # take_preference as one number: points set aside * 8 + face orders by points, then by
+    # face (faces are 1..6), highest first; faces the roll does not show go last.
+    rank = np.where(counts > 0, counts * values * 8 + untaken, -1)
+    order = np.argsort(-rank, axis=1, kind="stable")
+    c = np.take_along_axis(counts, order, axis=1)
+    f = untaken[order]
+    shown = c > 0
+    bust = ~shown.any(axis=1)[:, None]
+    keep = np.concatenate([shown, bust], axis=1).ravel()
+    key = ((n - c) * (FULL_MASK + 1) + (mask | (1 << (f - 1)))) * width + c * values[order]
+    rel = np.concatenate([key, np.full(bust.shape, -1)], axis=1).ravel()[keep]
+    faces = np.concatenate([f, np.zeros(bust.shape, np.int64)], axis=1).ravel()[keep]
+    return rel, faces.astype(np.int8), np.maximum(shown.sum(axis=1), 1)
 
 
 @cache

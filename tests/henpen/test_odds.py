@@ -25,7 +25,7 @@ from henkit.henpen.odds import (
     solve_turn,
 )
 from henkit.henpen.rules import Claim, Rules
-from henkit.henpen.turnspace import threshold_policy_on, turn_space
+from henkit.henpen.turnspace import roll_pattern, take_preference, threshold_policy_on, turn_space
 
 WORM = 6
 
@@ -444,3 +444,17 @@ def test_single_queries_make_the_policy_choices() -> None:
         pol, sp = sol.policy, sol.space
         assert [sol._choice(p) for p in range(len(sp.pair_node))] == pol.choice.tolist()
         assert [sol._stops(i) for i in range(sp.size)] == pol.stop[:-1].tolist()
+
+
+def test_each_roll_lists_its_faces_in_take_preference_order() -> None:
+    # The space builder ranks faces with arrays; the rule itself is `take_preference`.
+    for root in (TurnPoint(8), TurnPoint(5, {WORM, 2}, 14)):
+        sp = turn_space(root)
+        pes, local = sp.pair_edge_start.tolist(), sp.pair_local.tolist()
+        for p, i in enumerate(sp.pair_node.tolist()):
+            mask = int(sp.mask[i])
+            untaken = [f for f in range(1, 7) if not mask >> (f - 1) & 1]
+            row = roll_pattern(int(sp.n[i]), len(untaken)).counts[local[p]].tolist()
+            shown = sorted(((f, c) for f, c in zip(untaken, row, strict=True) if c),
+                           key=lambda fc: take_preference(*fc))
+            assert sp.edge_face[pes[p]:pes[p + 1]].tolist() == ([f for f, _ in shown] or [0])
