@@ -6,8 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from henkit.core import Bot, make_rng
+from henkit.henpen.dice import sample_roll
 from henkit.henpen.rules import Rules
-from henkit.henpen.state import OVER, State
+from henkit.henpen.state import DICE, OVER, State
 
 
 @dataclass(frozen=True)
@@ -42,9 +43,11 @@ def play_to_end(state: State, bots: Sequence[Bot], seed: int | None = None) -> S
         raise ValueError(f"{state.players} players need {state.players} bots, not {len(bots)}")
     rng = make_rng(seed)
     s = state
+    # Reads the phase directly (this module belongs to the engine): the loop runs for every
+    # roll and decision of the game.
     while s.phase != OVER:
-        if s.is_chance:
-            s = s._rolled(s.sample_chance(rng))  # = s.apply(...): sampled rolls need no check
+        if s.phase == DICE:
+            s = s._rolled(sample_roll(s.dice_left, rng))  # = s.apply(s.sample_chance(rng))
         else:
             s = s.apply(bots[s.player].choose(s, rng))
     return s

@@ -332,9 +332,10 @@ class State:
     def _rolled(self, counts: tuple[int, ...]) -> State:
         # The state after a roll already known to be one of the dice left (play loops call it
         # with `sample_chance`'s counts, which need no checking).
-        if not any(c and not k for c, k in zip(counts, self.kept, strict=True)):
-            return self._fail("bust", roll=counts)
-        return self._with(phase=TAKE, roll=counts, _claims=None)
+        for c, k in zip(counts, self.kept, strict=True):
+            if c and not k:  # a face not taken yet shows: something to take
+                return self._with(phase=TAKE, roll=counts, _claims=None)
+        return self._fail("bust", roll=counts)
 
     def _with(self, **changes: Any) -> State:
         # dataclasses.replace without its cost: it rebuilds the state through __init__, field by
