@@ -38,9 +38,14 @@ class Position:
     @classmethod
     def of(cls, state: State, steal_weight: Fraction | int = 0) -> Position:
         """The position of the player to move; the leader is the opponent with most worms."""
-        return cls(state.rules, state.grill, state.top(state.player),
-                   tuple(sorted(state.others_tops().items())), _leader(state),
-                   Fraction(steal_weight))
+        return cls(
+            state.rules,
+            state.grill,
+            state.top(state.player),
+            tuple(sorted(state.others_tops().items())),
+            _leader(state),
+            Fraction(steal_weight),
+        )
 
     def reward(self) -> TurnReward:
         """The worms-gained reward of this position (see `odds.position_reward`)."""

@@ -141,7 +141,8 @@ def legal_claims(
       the highest grill serving below the total (so totals above the highest serving
       take the highest one below them).
     """
-    return [_claim(tile, owner) for tile, owner in _claim_options(total, grill, own_top, others_tops)]
+    options = _claim_options(total, grill, own_top, others_tops)
+    return [_claim(tile, owner) for tile, owner in options]
 
 
 def _claim(tile: int, owner: int | None) -> Claim:

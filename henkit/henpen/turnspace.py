@@ -321,8 +321,11 @@ class TurnSpace:
             cnt = counts[p0:p1]
             k = np.arange(int(cnt.max()))[:, None]
             edges = self.pair_edge_start[p0:p1][None, :] + np.minimum(k, cnt[None, :] - 1)
-            tables = (self.edge_child[edges].astype(np.intp),  # intp: the fastest gather
-                      (self.pair_start[a:c] - p0).astype(np.intp), self.pair_prob[p0:p1])
+            tables = (
+                self.edge_child[edges].astype(np.intp),  # intp: the fastest gather
+                (self.pair_start[a:c] - p0).astype(np.intp),
+                self.pair_prob[p0:p1],
+            )
             for t in tables[:2]:
                 t.flags.writeable = False
             out.append((a, c, *tables))

@@ -38,7 +38,16 @@ class Evaluator:
     """
 
     __slots__ = (
-        "_by_stats", "_coop", "_hen", "_one", "_per", "_rest", "all", "goal", "now", "rbit",
+        "_by_stats",
+        "_coop",
+        "_hen",
+        "_one",
+        "_per",
+        "_rest",
+        "all",
+        "goal",
+        "now",
+        "rbit",
         "yard",
     )
 

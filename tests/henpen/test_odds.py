@@ -437,8 +437,11 @@ def test_turn_space_holds_exactly_the_reachable_points() -> None:
 def test_single_queries_make_the_policy_choices() -> None:
     # Decisions read one pair or node (`_choice`, `_stops`) instead of building the policy:
     # they must pick exactly the policy's edge and stop flag, ties and tolerance included.
-    rewards = (TurnReward.at_least(27, 40), position_reward(own_top=24, grill=range(25, 37)),
-               TurnReward([1] * 41, 1))
+    rewards = (
+        TurnReward.at_least(27, 40),
+        position_reward(own_top=24, grill=range(25, 37)),
+        TurnReward([1] * 41, 1),
+    )
     sols = [solve_turn(r) for r in rewards] + [solve_turn(rewards[1], exact=True)]
     for sol in sols:
         pol, sp = sol.policy, sol.space
@@ -455,6 +458,8 @@ def test_each_roll_lists_its_faces_in_take_preference_order() -> None:
             mask = int(sp.mask[i])
             untaken = [f for f in range(1, 7) if not mask >> (f - 1) & 1]
             row = roll_pattern(int(sp.n[i]), len(untaken)).counts[local[p]].tolist()
-            shown = sorted(((f, c) for f, c in zip(untaken, row, strict=True) if c),
-                           key=lambda fc: take_preference(*fc))
-            assert sp.edge_face[pes[p]:pes[p + 1]].tolist() == ([f for f, _ in shown] or [0])
+            shown = sorted(
+                ((f, c) for f, c in zip(untaken, row, strict=True) if c),
+                key=lambda fc: take_preference(*fc),
+            )
+            assert sp.edge_face[pes[p] : pes[p + 1]].tolist() == ([f for f, _ in shown] or [0])
