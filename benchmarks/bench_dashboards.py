@@ -63,6 +63,14 @@ def open_page(browser, url: str):
     return page
 
 
+def close_page(page) -> None:
+    """Close a page as a viewer closes a tab: its beforeunload asks Voilà to shut the kernel
+    down (closing the context alone would leave every kernel running until culled)."""
+    page.close(run_before_unload=True)
+    time.sleep(0.3)  # the shutdown beacon leaves before the context goes
+    page.context.close()
+
+
 def pool_fills(server: VoilaServer, name: str) -> int:
     """How many times Voilà has reported `name`'s preheated pool full."""
     return len(re.findall(rf"Kernel pool of {re.escape(name)} is filled", server.log()))
@@ -90,7 +98,7 @@ def time_loads(
         page = open_page(browser, server.dashboard_url(name))
         times.append(usable_after_ms(page) / 1000)
         charts.append(chart_after_ms(page) / 1000)
-        page.context.close()
+        close_page(page)
         if preheated:
             wait_for_refill(server, name, fills)
         else:
@@ -110,7 +118,7 @@ def time_clicks(browser, server: VoilaServer, name: str) -> list[float]:
     for _ in range(SAMPLES):
         times.append(page.evaluate(TIME_CLICK, ["[data-bench=click]", target, done]))
         page.wait_for_timeout(300)  # let the kernel settle before the next click
-    page.context.close()
+    close_page(page)
     return times
 
 
@@ -131,7 +139,7 @@ def viewers_at_once(browser, server: VoilaServer, names: list[str], timeout_s: f
     wall = time.monotonic() - t0
     memory = server.kernels_rss_mb()
     for p in pages:
-        p.context.close()
+        close_page(p)
     return usable, wall, memory
 
 

@@ -81,6 +81,8 @@ def mimetype_bundle(fig: Any) -> dict[str, Any]:
 
 def dashboard_bundle(fig: Any) -> dict[str, Any]:
     """An HTML bundle drawing the figure with the dashboards' own plotly.js (see module doc)."""
+    import plotly
+
     figure = figure_json(fig)
     figure["config"] = {"responsive": True, "displaylogo": False}
     chart_id = f"henkit-chart-{next(_chart_ids)}"
@@ -89,7 +91,9 @@ def dashboard_bundle(fig: Any) -> dict[str, Any]:
     script = _DRAW % {
         "id": json.dumps(chart_id),
         "figure": json.dumps(figure).replace("</", "<\\/"),
-        "src": json.dumps(PLOTLY_JS),
+        # The version makes the address cacheable for good (Tornado's static files): a viewer's
+        # second dashboard reuses the browser's copy and its compiled code.
+        "src": json.dumps(f"{PLOTLY_JS}?v={plotly.__version__}"),
     }
     return {
         "text/html": (

@@ -43,7 +43,9 @@ def test_a_dashboard_bundle_draws_the_same_figure_with_plotly_js_served_locally(
     assert drawn["layout"] == display.figure_json(fig)["layout"]
     assert drawn["config"]["responsive"] is True
     assert "height: 320px" in html
-    assert json.dumps(display.PLOTLY_JS) in html
+    import plotly
+
+    assert json.dumps(f"{display.PLOTLY_JS}?v={plotly.__version__}") in html
     assert "http" not in html.replace(display.PLOTLY_JS, "")  # no CDN, no absolute address
 
 

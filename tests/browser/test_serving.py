@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 import urllib.request
 from pathlib import Path
 
@@ -84,12 +85,28 @@ def test_charts_are_drawn_by_the_servers_own_plotly_js_not_a_lab_extension(page,
     scripts = page.evaluate(
         "performance.getEntriesByType('resource').map(r => r.name).filter(n => /plotly/.test(n))"
     )
-    url = f"{probe.url}voila/templates/henkit/static/plotly.min.js"
+    url = f"{probe.url}voila/templates/henkit/static/plotly.min.js?v={plotly.__version__}"
     assert scripts == [url]  # one request for plotly.js, however many charts
     with urllib.request.urlopen(url) as served:
+        assert "max-age" in served.headers["Cache-Control"]  # versioned: cached for good
         shipped = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
         assert served.read() == shipped.read_bytes()  # the installed plotly's own copy
     assert page.log.problems() == {}
+
+
+def test_closing_a_dashboard_shuts_its_kernel_down(page, probe):
+    page.goto(probe.dashboard_url(PROBE.name))
+    wait_for_widgets(page)
+    kernel = page_config(page)["kernelId"]
+    # The shutdown request needs the _xsrf cookie; the page gets it even when opened directly.
+    page.wait_for_function("/(^|; )_xsrf=/.test(document.cookie)", timeout=20_000)
+    assert page.log.problems() == {}
+    page.close(run_before_unload=True)  # as a viewer closes the tab
+    deadline = time.monotonic() + 30
+    while f"Kernel shutdown: {kernel}" not in probe.log():
+        assert time.monotonic() < deadline, probe.log()[-2000:]
+        time.sleep(0.2)
+    assert f"403 POST /voila/api/shutdown/{kernel}" not in probe.log()
 
 
 def test_the_server_refuses_to_move_to_another_port(probe, tmp_path):
