@@ -26,13 +26,20 @@ from henkit.hens.goals import goal_card
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import score
 from henkit.hens.state import HensState, new_game
-from henkit.widgets.common import button, esc, keep_alive, say, show_figure, status_line
+from henkit.widgets.common import (
+    button,
+    esc,
+    keep_alive,
+    play_until,
+    say,
+    show_figure,
+    status_line,
+)
 from henkit.words import count
 
 CELLS = range(-1, 5)  # rows and columns a card may be given (-1 grows the barnyard)
 HAND_SLOTS = 6  # four cards plus two draws
 LOG_SHOWN = 60
-MAX_STEPS = 100_000
 DARK_BREEDS = {"brown", "blue", "red", "purple", "black", "green"}
 
 
@@ -283,13 +290,7 @@ class Barnyard(w.VBox):
     def play_bots(self) -> None:
         """Let the bots play until you are to move or the game is over."""
         try:
-            self._bot_move()
-            steps = 0
-            while not self.state.is_over and not self.my_turn:
-                steps += 1
-                if steps > MAX_STEPS:  # pragma: no cover - a guard against a broken bot
-                    raise ValueError("the bots made too many moves without ending the game")
-                self._bot_move()
+            play_until(self._bot_move, lambda: self.state.is_over or self.my_turn)
         except ValueError as e:
             self.refresh()
             say(self.status, str(e), error=True)

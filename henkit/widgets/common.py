@@ -74,6 +74,19 @@ def show_text(out: w.Output, text: str) -> None:
     out.outputs = ({"output_type": "display_data", "data": {"text/plain": text}, "metadata": {}},)
 
 
+MAX_BOT_MOVES = 100_000  # a guard against a broken bot: no game of either kind is this long
+
+
+def play_until(move: Callable[[], Any], done: Callable[[], bool]) -> None:
+    """Make one move, then more until `done()`; ValueError if that takes MAX_BOT_MOVES moves."""
+    move()
+    for _ in range(MAX_BOT_MOVES):
+        if done():
+            return
+        move()
+    raise ValueError("the bots made too many moves without ending the game")
+
+
 def button(description: str, tooltip: str, on_click: Callable[[], Any], **kw: Any) -> w.Button:
     """A Button with words on it and a tooltip, calling `on_click()` without arguments."""
     b = w.Button(description=description, tooltip=tooltip, **kw)

@@ -19,14 +19,12 @@ from henkit.henpen.bots import make_bot
 from henkit.henpen.dice import describe_roll, face_name, face_value
 from henkit.henpen.rules import Rules
 from henkit.henpen.state import DECIDE, State
-from henkit.widgets.common import button, esc, keep_alive, say
+from henkit.widgets.common import button, esc, keep_alive, play_until, say
 from henkit.widgets.dice_tray import DiceTray
 
 MAX_BOTS = 6
 LOG_SHOWN = 60
 """How many log lines the table shows (newest first); `log_lines` keeps them all."""
-MAX_STEPS = 100_000
-"""A guard for "Let bots play": no real game comes near it."""
 
 
 class HenpenTable(w.VBox):
@@ -106,13 +104,7 @@ class HenpenTable(w.VBox):
     def play_bots(self) -> None:
         """Let the bots play until the human is to move or the game is over."""
         try:
-            steps = 0
-            self._bot_move()
-            while not self.state.is_over and not self.game.waiting_for_human:
-                steps += 1
-                if steps > MAX_STEPS:  # pragma: no cover - a guard against a broken bot
-                    raise ValueError("the bots made too many moves without ending the game")
-                self._bot_move()
+            play_until(self._bot_move, lambda: self.state.is_over or self.game.waiting_for_human)
         except ValueError as e:
             self.refresh()
             say(self.status, str(e), error=True)
