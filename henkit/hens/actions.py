@@ -50,6 +50,14 @@ class Draw:
         return "Draw(DECK)" if self.source == DECK else f"Draw({self.source}, {self.card})"
 
 
+def _normalise_placement(action: Place | PlaceCoop) -> None:
+    """Accept a card as text ('Pa2') and a cell as a list ([0, 1]), as JSON gives them."""
+    if type(action.card) is not Card:
+        object.__setattr__(action, "card", _as_card(action.card))
+    if type(action.cell) is list:
+        object.__setattr__(action, "cell", tuple(action.cell))
+
+
 @dataclass(frozen=True, slots=True)
 class Place:
     """Place a card from the hand as a hen at a cell of one's barnyard."""
@@ -58,10 +66,7 @@ class Place:
     cell: Cell
 
     def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            object.__setattr__(self, "card", _as_card(self.card))
-        if type(self.cell) is list:
-            object.__setattr__(self, "cell", tuple(self.cell))
+        _normalise_placement(self)
 
     def __str__(self) -> str:
         return f"place {self.card} at row {self.cell[0]}, column {self.cell[1]}"
@@ -78,10 +83,7 @@ class PlaceCoop:
     cell: Cell
 
     def __post_init__(self) -> None:
-        if type(self.card) is not Card:
-            object.__setattr__(self, "card", _as_card(self.card))
-        if type(self.cell) is list:
-            object.__setattr__(self, "cell", tuple(self.cell))
+        _normalise_placement(self)
 
     def __str__(self) -> str:
         return (f"place {self.card} face down as a chicken coop at row {self.cell[0]}, "
