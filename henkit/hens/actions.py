@@ -51,7 +51,7 @@ class Draw:
 
 
 def _normalise_placement(action: Place | PlaceCoop) -> None:
-    """Accept a card as text ('Pa2') and a cell as a list ([0, 1]), as JSON gives them."""
+    """Accept a card as its code ('Pa2') or number and a cell as a list ([0, 1]), as JSON has them."""
     if type(action.card) is not Card:
         object.__setattr__(action, "card", _as_card(action.card))
     if type(action.cell) is list:
