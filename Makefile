@@ -2,13 +2,13 @@
 # suite, browser tests included). `make lab` opens the notebooks in JupyterLab for a teacher.
 #   make serve                       dashboards on http://127.0.0.1:8866/ (this machine only)
 #   make serve HOST=0.0.0.0 PORT=80  dashboards for a class network
-#   make serve POOL=4                keep 4 preheated kernels per dashboard (about 150 MB each)
+#   make serve POOL=4                keep 4 preheated kernels per dashboard (about 100 MB each)
+#   make serve POOL=5 FILL_DELAY=120 a class of 30 arriving at once (README: Serving a class)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8866
-POOL   ?= 1
 
 .PHONY: serve lab test browser bench lint clean
 
@@ -31,7 +31,7 @@ $(VENV)/.bench: pyproject.toml | $(BIN)/python
 
 # Voilà with preheated kernels, idle culling and no silent port change: dashboards/voila.json.
 serve: $(VENV)/.kit
-	HOST=$(HOST) PORT=$(PORT) POOL=$(POOL) HENKIT_PYTHON=$(CURDIR)/$(BIN)/python \
+	HOST=$(HOST) PORT=$(PORT) POOL=$(POOL) FILL_DELAY=$(FILL_DELAY) HENKIT_PYTHON=$(CURDIR)/$(BIN)/python \
 		dashboards/serve.sh
 
 lab: $(VENV)/.kit

@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Serve the henkit dashboards with Voilà: the notebooks linked from dashboards/site/.
 #   HOST (default 127.0.0.1; 0.0.0.0 for a class network), PORT (default 8866), POOL (kernels
-#   kept preheated per dashboard, default 1) and SITE (the folder of notebook links to serve,
-#   default dashboards/site) come from the environment; extra arguments go to Voilà. Every other
-#   setting is in dashboards/voila.json, which Voilà reads from its working directory.
+#   kept preheated per dashboard, default 1), FILL_DELAY (seconds before a used preheated kernel
+#   is replaced, default 5; see the README for a class arriving at once) and SITE (the folder of
+#   notebook links to serve, default dashboards/site) come from the environment; extra arguments
+#   go to Voilà. Every other setting is in dashboards/voila.json, which Voilà reads from its
+#   working directory.
 # voila.json also switches off the JupyterLab extensions of plotly (4.8 MB of JavaScript before
 # the first widget) and anywidget (unused): henkit.display draws the charts instead.
 # `exec` keeps one process: whoever starts this script can stop Voilà by its pid.
@@ -22,4 +24,5 @@ cmp -s "$plotly_js" "$static/plotly.min.js" || cp "$plotly_js" "$static/plotly.m
 cd "$here"
 exec "$python" -m voila "${SITE:-site}" \
     --Voila.ip="${HOST:-127.0.0.1}" --port="${PORT:-8866}" \
-    --VoilaConfiguration.default_pool_size="${POOL:-1}" "$@"
+    --VoilaConfiguration.default_pool_size="${POOL:-1}" \
+    --VoilaKernelManager.fill_delay="${FILL_DELAY:-5}" "$@"

@@ -80,6 +80,7 @@ class VoilaServer:
     port: int
     site: Path = SITE
     pool: int = 1
+    fill_delay: float = 5
     extra_args: tuple[str, ...] = ()
     home: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="henkit-voila-")))
     process: subprocess.Popen | None = None
@@ -109,6 +110,7 @@ class VoilaServer:
             HOST="127.0.0.1",
             PORT=str(self.port),
             POOL=str(self.pool),
+            FILL_DELAY=str(self.fill_delay),
             SITE=str(self.site),
             HENKIT_PYTHON=str(ROOT / ".venv" / "bin" / "python"),
         )
@@ -151,15 +153,7 @@ class VoilaServer:
 
     def kernel_pids(self) -> list[int]:
         """Kernel processes Voilà started (jupyter_client gives each its own session)."""
-        if self.process is None:
-            return []
-        out = subprocess.run(
-            ["ps", "-o", "pid=,args=", "--ppid", str(self.process.pid)],
-            capture_output=True,
-            text=True,
-            check=False,
-        ).stdout
-        return [int(line.split()[0]) for line in out.splitlines() if "ipykernel" in line]
+        return kernel_children(self.process.pid) if self.process else []
 
     def wait_until_quiet(self, cpu_share: float = 0.1, timeout: float = 240) -> None:
         """Wait until Voilà and its kernels use under `cpu_share` of a core over a second: the
@@ -176,22 +170,8 @@ class VoilaServer:
 
     def stop(self) -> None:
         """Stop Voilà by its pid (SIGTERM, then SIGKILL), then any kernel it left running."""
-        p = self.process
-        if p is None:
-            return
-        kernels = self.kernel_pids()
-        if p.poll() is None:
-            p.send_signal(signal.SIGTERM)  # Voilà shuts its kernels down on SIGTERM
-            try:
-                p.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                p.kill()
-                p.wait(timeout=10)
-        for pid in kernels:
-            try:
-                os.kill(pid, signal.SIGKILL)
-            except ProcessLookupError:
-                pass
+        if self.process is not None:
+            stop_server(self.process)
         self.process = None
 
     def kernels_rss_mb(self) -> list[float]:
@@ -206,6 +186,35 @@ class VoilaServer:
             if kb:
                 sizes.append(int(kb.group(1)) / 1024)
         return sizes
+
+
+def kernel_children(pid: int) -> list[int]:
+    """The kernel processes a Jupyter server (Voilà or Lab) with this pid started."""
+    out = subprocess.run(
+        ["ps", "-o", "pid=,args=", "--ppid", str(pid)],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout
+    return [int(line.split()[0]) for line in out.splitlines() if "ipykernel" in line]
+
+
+def stop_server(process: subprocess.Popen) -> None:
+    """Stop a Jupyter server by its own pid (SIGTERM, on which it shuts its kernels down; then
+    SIGKILL), then kill any kernel it left running."""
+    kernels = kernel_children(process.pid)
+    if process.poll() is None:
+        process.send_signal(signal.SIGTERM)
+        try:
+            process.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait(timeout=10)
+    for pid in kernels:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
 
 
 def launch_chromium(playwright):

@@ -7,7 +7,6 @@ from __future__ import annotations
 import json
 import os
 import secrets
-import signal
 import subprocess
 import sys
 import time
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from .browsing import PageLog, free_port
+from .browsing import free_port, stop_server
 
 pytestmark = pytest.mark.browser
 
@@ -77,30 +76,6 @@ def copy_without_outputs(source: Path, target: Path) -> None:
     target.write_text(json.dumps(nb))
 
 
-def child_pids(pid: int) -> list[int]:
-    """Processes whose parent is `pid` (Lab's kernels)."""
-    out = subprocess.run(["ps", "-o", "pid=", "--ppid", str(pid)], capture_output=True,
-                         text=True, check=False).stdout
-    return [int(x) for x in out.split()]
-
-
-def stop(process: subprocess.Popen) -> None:
-    """Stop Lab by its pid (SIGTERM, then SIGKILL), then any kernel it left behind."""
-    kernels = child_pids(process.pid)
-    if process.poll() is None:
-        process.send_signal(signal.SIGTERM)  # Lab shuts its kernels down on SIGTERM
-        try:
-            process.wait(timeout=15)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait(timeout=10)
-    for pid in kernels:
-        try:
-            os.kill(pid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-
-
 @pytest.fixture(scope="module")
 def lab(tmp_path_factory) -> Iterator[Lab]:
     """JupyterLab from this venv on a free port, writing only under a temporary home."""
@@ -149,20 +124,7 @@ def lab(tmp_path_factory) -> Iterator[Lab]:
             time.sleep(0.2)
         yield server
     finally:
-        stop(process)
-
-
-@pytest.fixture
-def lab_page(chromium):
-    """A fresh page (own context) whose console and page errors `page.log` records."""
-    context = chromium.new_context(viewport={"width": 1280, "height": 900})
-    context.set_default_timeout(30_000)
-    page = context.new_page()
-    page.log = PageLog("http://127.0.0.1:").attach(page)
-    try:
-        yield page
-    finally:
-        context.close()
+        stop_server(process)
 
 
 def run_all(page, lab: Lab, notebook: str) -> None:
@@ -193,8 +155,7 @@ def notebook_widget(notebook: str, setup_prefixes: tuple[str, ...] = ()):
     return eval(last, ns)
 
 
-def test_dice_tray_rolls_in_jupyterlab(lab, lab_page):
-    page = lab_page
+def test_dice_tray_rolls_in_jupyterlab(lab, page):
     notebook = "02_push_your_luck.ipynb"
     run_all(page, lab, notebook)
 
@@ -234,8 +195,7 @@ def test_dice_tray_rolls_in_jupyterlab(lab, lab_page):
     assert page.log.problems() == {}
 
 
-def test_barnyard_draws_in_jupyterlab(lab, lab_page):
-    page = lab_page
+def test_barnyard_draws_in_jupyterlab(lab, page):
     notebook = "06_placing_hens.ipynb"
     run_all(page, lab, notebook)
 
