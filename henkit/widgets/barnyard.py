@@ -27,6 +27,7 @@ from henkit.hens.rules import Rules
 from henkit.hens.scoring import score
 from henkit.hens.state import HensState, new_game
 from henkit.widgets.common import (
+    bot_buttons,
     button,
     esc,
     keep_alive,
@@ -131,10 +132,7 @@ class Barnyard(w.VBox):
         self.chart_toggle.observe(lambda _c: self._show_score(), names="value")
         self.score_chart = w.Output()
         self.others_html = w.HTML()
-        self.next_button = button("Next bot move", "Let the bot to move make one move",
-                                  self.next_move)
-        self.play_button = button("Let bots play", "Let the bots play until it is your turn",
-                                  self.play_bots)
+        self.next_button, self.play_button = bot_buttons(self.next_move, self.play_bots)
         self.log_html = w.HTML()
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([

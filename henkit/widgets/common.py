@@ -87,6 +87,14 @@ def play_until(move: Callable[[], Any], done: Callable[[], bool]) -> None:
     raise ValueError("the bots made too many moves without ending the game")
 
 
+def bot_buttons(next_move: Callable[[], Any], play_bots: Callable[[], Any]) -> tuple[w.Button, ...]:
+    """The 'Next bot move' and 'Let bots play' buttons of a game against bots."""
+    return (
+        button("Next bot move", "Let the bot to move make one move", next_move),
+        button("Let bots play", "Let the bots play until it is your turn", play_bots),
+    )
+
+
 def button(description: str, tooltip: str, on_click: Callable[[], Any], **kw: Any) -> w.Button:
     """A Button with words on it and a tooltip, calling `on_click()` without arguments."""
     b = w.Button(description=description, tooltip=tooltip, **kw)

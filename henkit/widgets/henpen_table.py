@@ -19,7 +19,7 @@ from henkit.henpen.bots import make_bot
 from henkit.henpen.dice import describe_roll, face_name, face_value
 from henkit.henpen.rules import Rules
 from henkit.henpen.state import DECIDE, State
-from henkit.widgets.common import button, esc, keep_alive, play_until, say
+from henkit.widgets.common import bot_buttons, esc, keep_alive, play_until, say
 from henkit.widgets.dice_tray import DiceTray
 
 MAX_BOTS = 6
@@ -65,10 +65,7 @@ class HenpenTable(w.VBox):
         self.status = self.tray.status  # one status line for the whole table
         self.grill_html = w.HTML()
         self.players_html = w.HTML()
-        self.next_button = button("Next bot move", "Let the bot to move make one move",
-                                  self.next_move)
-        self.play_button = button("Let bots play", "Let the bots play until it is your turn",
-                                  self.play_bots)
+        self.next_button, self.play_button = bot_buttons(self.next_move, self.play_bots)
         self.log_html = w.HTML()
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([

@@ -5,7 +5,6 @@ charts draw, with no error in the page at all."""
 from __future__ import annotations
 
 import json
-import os
 import secrets
 import subprocess
 import sys
@@ -18,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from .browsing import free_port, stop_server
+from .browsing import free_port, isolated_env, stop_server
 
 pytestmark = pytest.mark.browser
 
@@ -85,18 +84,9 @@ def lab(tmp_path_factory) -> Iterator[Lab]:
     for nb in NOTEBOOKS.glob("*.ipynb"):
         copy_without_outputs(nb, folder / nb.name)
     home = base / "home"
-    env = dict(os.environ)
     # The venv's share/jupyter stays on the data path (Jupyter always adds sys.prefix), so the
     # widget and plotly lab extensions load; everything Jupyter or IPython writes goes to `home`.
-    env.update(
-        HOME=str(home),
-        JUPYTER_CONFIG_DIR=str(home / "jupyter-config"),
-        JUPYTER_DATA_DIR=str(home / "jupyter-data"),
-        JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
-        IPYTHONDIR=str(home / "ipython"),
-        MPLCONFIGDIR=str(home / "matplotlib"),
-    )
-    env.pop("JUPYTER_PATH", None)
+    env = isolated_env(home)
     env.pop("JUPYTER_CONFIG_PATH", None)
     port, token = free_port(), secrets.token_hex(16)
     log_path = base / "lab.log"
