@@ -9,7 +9,14 @@ import re
 
 import pytest
 
-from .browsing import SCREENSHOTS, SITE, dashboards, shown_code, wait_for_widgets
+from .browsing import (
+    SCREENSHOTS,
+    SITE,
+    dashboards,
+    open_dashboard_page,
+    shown_code,
+    wait_for_widgets,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +27,7 @@ BUTTONS = """() => [...document.querySelectorAll('.widget-button')].map(
 
 def open_dashboard(page, voila, name: str) -> None:
     """Open a dashboard and wait until its widgets and its first chart are drawn."""
-    page.goto(voila.dashboard_url(name))
+    open_dashboard_page(page, voila, name)
     wait_for_widgets(page)  # a refilling kernel may share the CPU: generous timeouts
     page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
 

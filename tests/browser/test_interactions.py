@@ -13,7 +13,7 @@ from typing import TypeVar
 import pytest
 from playwright.sync_api import Locator, Page, expect
 
-from .browsing import VoilaServer, wait_for_widgets
+from .browsing import VoilaServer, open_dashboard_page, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -71,7 +71,7 @@ def wait_until(page: Page, check: Callable[[], T], what: str, timeout: float = A
 def open_widget(page: Page, voila: VoilaServer, name: str, heading: str) -> Locator:
     """Open a dashboard and return its widget titled `heading`, failing clearly if it did not
     display (the page then says "Error displaying widget" where the widget should be)."""
-    page.goto(voila.dashboard_url(name))
+    open_dashboard_page(page, voila, name)
     wait_for_widgets(page)
     title = page.get_by_role("heading", name=heading, exact=True)
     title.or_(page.get_by_text(NOT_DISPLAYED)).first.wait_for(timeout=60_000)

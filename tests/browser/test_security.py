@@ -21,11 +21,10 @@ from jupyter_server.services.kernels.connection.base import (
     deserialize_msg_from_ws_v1,
     serialize_msg_to_ws_v1,
 )
-from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from tornado.httpclient import HTTPRequest
 from tornado.websocket import websocket_connect
 
-from .browsing import PROBE, page_config, wait_for_widgets
+from .browsing import PROBE, open_dashboard_page, page_config, wait_for_widgets
 
 pytestmark = pytest.mark.browser
 
@@ -105,12 +104,7 @@ async def try_to_execute(base: str, kernel_id: str, code: str, protocol: str) ->
 
 @pytest.mark.parametrize("protocol", ["legacy-json", V1])
 def test_the_dashboard_kernel_refuses_code_sent_by_a_viewer(page, probe, tmp_path, protocol):
-    # Voilà now and then leaves a page streaming for good (an upstream hang, see the issue note);
-    # this test is about the kernel's websocket, so a hung page is opened once more.
-    try:
-        page.goto(probe.dashboard_url(PROBE.name), timeout=60_000)
-    except PlaywrightTimeout:
-        page.goto(probe.dashboard_url(PROBE.name))
+    open_dashboard_page(page, probe, PROBE.name)
     wait_for_widgets(page)
     kernel_id = page_config(page)["kernelId"]
     marker = tmp_path / "viewer-code-ran"

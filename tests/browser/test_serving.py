@@ -17,6 +17,7 @@ from .browsing import (
     PROBE,
     ROOT,
     isolated_env,
+    open_dashboard_page,
     page_config,
     shown_code,
     wait_for_widgets,
@@ -43,7 +44,7 @@ def test_the_landing_page_lists_the_dashboards_without_a_kernel(page, probe):
 
 
 def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, probe):
-    page.goto(probe.dashboard_url(PROBE.name))
+    open_dashboard_page(page, probe, PROBE.name)
     wait_for_widgets(page)
     page.locator(".js-plotly-plot .main-svg").first.wait_for()  # plotly's offline renderer
     page.wait_for_load_state("networkidle")
@@ -55,7 +56,7 @@ def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, probe):
 
 
 def test_plotly_redraws_after_a_click(page, probe):
-    page.goto(probe.dashboard_url(PROBE.name))
+    open_dashboard_page(page, probe, PROBE.name)
     wait_for_widgets(page)
     bars = page.locator(".js-plotly-plot .barlayer .point path")
     bars.first.wait_for()
@@ -76,7 +77,7 @@ def test_plotly_redraws_after_a_click(page, probe):
 def test_charts_are_drawn_by_the_servers_own_plotly_js_not_a_lab_extension(page, probe):
     import plotly
 
-    page.goto(probe.dashboard_url(PROBE.name))
+    open_dashboard_page(page, probe, PROBE.name)
     wait_for_widgets(page)
     page.locator(".henkit-chart.js-plotly-plot .main-svg").first.wait_for()
     # plotly's JupyterLab extension (4.8 MB before the first widget) and anywidget are off.
@@ -95,7 +96,7 @@ def test_charts_are_drawn_by_the_servers_own_plotly_js_not_a_lab_extension(page,
 
 
 def test_closing_a_dashboard_shuts_its_kernel_down(page, probe):
-    page.goto(probe.dashboard_url(PROBE.name))
+    open_dashboard_page(page, probe, PROBE.name)
     wait_for_widgets(page)
     kernel = page_config(page)["kernelId"]
     # The shutdown request needs the _xsrf cookie; the page gets it even when opened directly.
