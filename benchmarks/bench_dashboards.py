@@ -111,6 +111,23 @@ def time_loads(
     return times, charts
 
 
+def load_result(browser, server: VoilaServer, name: str, preheated: bool) -> Result:
+    """The open-to-usable figure of one dashboard, with its samples and first-chart time."""
+    times, charts = time_loads(browser, server, name, preheated)
+    kind, target = (
+        ("preheated", PREHEATED_TARGET_S) if preheated else ("cold kernel", COLD_TARGET_S)
+    )
+    return Result(
+        f"{name}: open to usable, {kind} (median of {SAMPLES})",
+        statistics.median(times),
+        "s",
+        target,
+        False,
+        f"samples {', '.join(f'{t:.2f}' for t in times)}; first chart drawn "
+        f"after median {statistics.median(charts):.2f} s",
+    )
+
+
 def time_clicks(browser, server: VoilaServer, name: str) -> list[float]:
     """Milliseconds from a click to the update it causes, SAMPLES times on one page."""
     label, target, done = CLICKS[name]
@@ -192,18 +209,7 @@ def run() -> list[Result]:
             preheated.wait_for_pools(dashboards())
             preheated.wait_until_quiet()
             for name in names:
-                times, charts = time_loads(browser, preheated, name, preheated=True)
-                results.append(
-                    Result(
-                        f"{name}: open to usable, preheated (median of {SAMPLES})",
-                        statistics.median(times),
-                        "s",
-                        PREHEATED_TARGET_S,
-                        False,
-                        f"samples {', '.join(f'{t:.2f}' for t in times)}; first chart drawn "
-                        f"after median {statistics.median(charts):.2f} s",
-                    )
-                )
+                results.append(load_result(browser, preheated, name, preheated=True))
                 if name in CLICKS:
                     clicks = time_clicks(browser, preheated, name)
                     results.append(
@@ -216,7 +222,7 @@ def run() -> list[Result]:
                             f"samples {', '.join(f'{t:.0f}' for t in clicks)}",
                         )
                     )
-            time.sleep(6)  # the pools refill after the last click test (fill_delay 5 s)
+            time.sleep(preheated.fill_delay + 1)  # the pools refill after the last click test
             preheated.wait_until_quiet()
             results.extend(rush_results(browser, preheated, names, "default settings"))
         finally:
@@ -238,18 +244,7 @@ def run() -> list[Result]:
         cold.start()
         try:
             for name in names:
-                times, charts = time_loads(browser, cold, name, preheated=False)
-                results.append(
-                    Result(
-                        f"{name}: open to usable, cold kernel (median of {SAMPLES})",
-                        statistics.median(times),
-                        "s",
-                        COLD_TARGET_S,
-                        False,
-                        f"samples {', '.join(f'{t:.2f}' for t in times)}; first chart drawn "
-                        f"after median {statistics.median(charts):.2f} s",
-                    )
-                )
+                results.append(load_result(browser, cold, name, preheated=False))
         finally:
             cold.stop()
         browser.close()

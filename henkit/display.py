@@ -9,7 +9,7 @@ Why not plotly's renderers:
   draws its first widget: about 0.9 s of every page load (benchmarks/bench_dashboards.py). The
   dashboards switch that extension off (dashboards/voila.json) and draw each chart with an HTML
   output whose script loads plotly.js once, after the widgets are usable, from the dashboards'
-  own server (dashboards/serve.sh links plotly's bundled copy into the page template's static
+  own server (dashboards/serve.sh copies plotly's bundled copy into the page template's static
   folder). Nothing comes from a CDN.
 """
 
