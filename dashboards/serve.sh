@@ -8,7 +8,9 @@
 #   working directory.
 # voila.json also switches off the JupyterLab extensions of plotly (4.8 MB of JavaScript before
 # the first widget) and anywidget (unused): henkit.display draws the charts instead.
-# `exec` keeps one process: whoever starts this script can stop Voilà by its pid.
+# voila_server.py runs Voilà as `python -m voila` would, guarded against a lost ZeroMQ wake-up
+# that left a page loading forever (see that file). `exec` keeps one process: whoever starts
+# this script can stop Voilà by its pid.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 python="${HENKIT_PYTHON:-$here/../.venv/bin/python}"
@@ -22,7 +24,7 @@ plotly_js="$("$python" -c 'import plotly, pathlib; print(pathlib.Path(plotly.__f
 mkdir -p "$static"
 cmp -s "$plotly_js" "$static/plotly.min.js" || cp "$plotly_js" "$static/plotly.min.js"
 cd "$here"
-exec "$python" -m voila "${SITE:-site}" \
+exec "$python" "$here/voila_server.py" "${SITE:-site}" \
     --Voila.ip="${HOST:-127.0.0.1}" --port="${PORT:-8866}" \
     --VoilaConfiguration.default_pool_size="${POOL:-1}" \
     --VoilaKernelManager.fill_delay="${FILL_DELAY:-5}" "$@"

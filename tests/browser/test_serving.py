@@ -110,6 +110,27 @@ def test_closing_a_dashboard_shuts_its_kernel_down(page, probe):
     assert f"403 POST /voila/api/shutdown/{kernel}" not in probe.log()
 
 
+def test_kernels_talk_over_private_unix_sockets_not_tcp_ports(probe):
+    # Many kernels started at once over TCP can pick the same free port: one dies ("Address
+    # already in use") and a viewer is given it. Unix sockets in Voilà's private folder cannot
+    # collide, and no other local user can reach them.
+    pids = probe.kernel_pids()
+    assert pids
+    for pid in pids:
+        args = Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")
+        connection = json.loads(Path(args[args.index(b"-f") + 1].decode()).read_text())
+        assert connection["transport"] == "ipc", connection
+        folder = Path(connection["ip"]).parent
+        assert folder.stat().st_mode & 0o077 == 0, oct(folder.stat().st_mode)  # owner only
+
+
+def test_voila_runs_with_the_lost_wakeup_guard(probe):
+    # dashboards/voila_server.py (tested in tests/test_voila_server.py) must be what serve.sh
+    # starts: with plain `python -m voila` 10 of 188 pages opened during refills hung.
+    args = Path(f"/proc/{probe.process.pid}/cmdline").read_bytes().split(b"\0")
+    assert str(DASHBOARDS / "voila_server.py").encode() in args, args
+
+
 def test_the_server_refuses_to_move_to_another_port(probe, tmp_path):
     env = isolated_env(tmp_path)
     env.update(PORT=str(probe.port), HENKIT_PYTHON=str(ROOT / ".venv" / "bin" / "python"))
