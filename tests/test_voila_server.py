@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from queue import Empty
 
@@ -20,6 +21,13 @@ from jupyter_client.channels import AsyncZMQSocketChannel
 from jupyter_client.session import Session
 
 SERVER = Path(__file__).resolve().parents[1] / "dashboards" / "voila_server.py"
+
+
+def run(coro):
+    """Run a coroutine to the end in a thread of its own: the browser tests' Playwright keeps an
+    event loop running in this thread, where asyncio.run() is refused."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coro).result()
 
 
 def load_voila_server():
@@ -66,13 +74,13 @@ def test_the_scenario_really_loses_the_wakeup_without_the_guard():
     # Without this, the test below would prove nothing. If it starts failing, pyzmq may have
     # fixed lost wake-ups: check whether voila_server.py's guard is still needed.
     unguarded = AsyncZMQSocketChannel.get_msg
-    assert asyncio.run(wait_through_a_lost_wakeup(lambda ch: unguarded(ch), patience=2.0)) is None
+    assert run(wait_through_a_lost_wakeup(lambda ch: unguarded(ch), patience=2.0)) is None
 
 
 def test_the_guard_delivers_the_reply_within_its_recheck_time():
     guard = load_voila_server()
     started = time.monotonic()
-    msg = asyncio.run(
+    msg = run(
         wait_through_a_lost_wakeup(
             lambda ch: guard.get_msg_rechecking(ch), patience=guard.RECHECK_SECONDS + 1.0
         )
@@ -101,7 +109,7 @@ def test_the_guard_keeps_a_bounded_wait_bounded():
             dealer.close()
             ctx.term()
 
-    assert asyncio.run(nothing_arrives()) < 1.0
+    assert run(nothing_arrives()) < 1.0
 
 
 def test_install_replaces_the_channels_wait(monkeypatch):
