@@ -507,12 +507,17 @@ class Barnyard(w.VBox):
     def _show_score(self) -> None:
         s = self.state
         sc = score(s.yards[self.human], s.goal)
-        rows = "".join(f"<tr><td>{esc(x.step)}</td><td style='text-align:right'>{x.points:+d}</td>"
+        rows = "".join(f"<tr><th scope='row' style='text-align:left;font-weight:normal'>"
+                       f"{esc(x.step)}</th><td style='text-align:right'>{x.points:+d}</td>"
                        f"<td>{esc(x.reason)}</td></tr>" for x in sc.lines)
+        # Header cells name the columns and rows for screen readers; the caption is the title.
         self.score_html.value = (
-            "<b>Your score</b><table>" + rows +
-            f"<tr><td><b>total</b></td><td style='text-align:right'><b>{sc.total}</b></td>"
-            "<td></td></tr></table>"
+            "<table><caption style='text-align:left'><b>Your score</b></caption>"
+            "<thead><tr><th scope='col' style='text-align:left'>step</th>"
+            "<th scope='col'>points</th><th scope='col' style='text-align:left'>why</th></tr>"
+            "</thead><tbody>" + rows + "</tbody><tfoot><tr><th scope='row' "
+            f"style='text-align:left'>total</th><td style='text-align:right'><b>{sc.total}</b>"
+            "</td><td></td></tr></tfoot></table>"
         )
         if self.chart_toggle.value:
             from henkit.charts.hens import score_waterfall

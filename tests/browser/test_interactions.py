@@ -103,7 +103,9 @@ def hens(game: Locator) -> dict[tuple[int, int], str]:
 def score_lines(game: Locator) -> dict[str, int]:
     """The score table under "Your score": points of each rulebook step, and the total."""
     table = game.locator(".widget-html", has_text="Your score")
-    return {row[0]: int(row[1]) for row in table.evaluate(TABLE_ROWS) if len(row) >= 2}
+    header, *rows = table.evaluate(TABLE_ROWS)
+    assert header[:2] == ["step", "points"], header  # a header row names the columns
+    return {row[0]: int(row[1]) for row in rows if len(row) >= 2}
 
 
 def chart_values(game: Locator) -> list[float] | None:

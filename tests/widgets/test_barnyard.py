@@ -103,6 +103,10 @@ def test_a_placement_updates_the_grid_the_hand_and_the_score():
     assert any(x.description == str(k) for x in shown_cells(b).values())
     sc = score(yard, b.state.goal)
     assert f"<b>{sc.total}</b>" in b.score_html.value
+    # Screen readers get a caption, column headers and one row header per rulebook step.
+    table = b.score_html.value
+    assert "<caption" in table and table.count("<th scope='col'") == 3
+    assert table.count("<th scope='row'") == len(sc.lines) + 1  # the steps, then the total
     fig = b.score_chart.outputs[0]["data"][PLOTLY]
     assert fig["data"][0]["type"] == "waterfall" and fig["data"][0]["y"][-1] == sc.total
     assert status_text(b.status).startswith(f"You placed {k}")
