@@ -1,142 +1,232 @@
 """Bots for Hens: random, greedy and lookahead. Each has a `name` and `choose(state, rng)`.
 
-Bots decide from what their player can see: the greedy and lookahead bots read
-`state.view(player)` only; every bot picks among `state.legal_actions()`, which depend only on the
-player's own hand and barnyard and on public piles and deck size.
+Bots decide from what their player can see: the lookahead bot reads `state.view(player)`, the
+greedy bot reads only the parts of the state that view shows (its own hand and barnyard, the goal,
+the phase); every bot picks among `state.legal_actions()`, which depend only on the player's own
+hand and barnyard and on public piles and deck size.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
 
-from henkit.hens.actions import DECK, PlaceRooster, discard, draw, place, place_coop
+from henkit.hens.actions import COOP_AT, DECK, DISCARDS, DRAW_DECK, PLACE_AT, PlaceRooster
 from henkit.hens.barnyard import CELL_OF, Barnyard, bit_list, bits_of, spread
-from henkit.hens.cards import BREED_OF, CARDS, EGGS_OF, MEDALS_OF
+from henkit.hens.cards import BREED_OF, BREEDS, EGGS_OF, NUM_KINDS
 from henkit.hens.scoring import (
     NO_SHAPE,
     NO_STATS,
     SHAPE_GOALS,
+    Shape,
+    ShapeAfter,
     Stats,
     breed_stats,
     combine,
     fast_total,
+    joined_total,
     shape_facts,
     total_masks,
 )
-from henkit.hens.state import HensState
+from henkit.hens.state import DISCARD, DRAW, PLACE, ROOSTER, HensState
+
+# A hen's "kind" for scoring: its breed and eggs (medals go with the breed), packed in an int
+# with 6 low bits free for a cell bit, so `kind | cell` keys a cache without building a tuple.
+_KIND: tuple[int, ...] = tuple(BREED_OF[k] << 8 | EGGS_OF[k] << 6 for k in range(NUM_KINDS))
+# Medals per hen of each breed (every card of a breed carries the same medals).
+_BREED_MEDALS: tuple[int, ...] = tuple(b.medals for b in BREEDS)
 
 
 class Evaluator:
-    """Scores of one barnyard after each possible placement, cached per card (for bots).
+    """Scores of one barnyard after each possible placement, cached (for bots).
 
-    A hen changes only its own breed's groups, so the other breeds' group statistics are
-    combined once and each trial placement flood-fills a single breed. When the goal card reads
-    only group statistics (not where cards lie), placements that leave the same statistics score
-    the same, so each distinct outcome is scored once.
+    Every score is the rulebook total (`scoring.fast_total`), worked out from what a placement
+    changes: a hen changes only its own breed's groups, so the other breeds' group statistics
+    are combined once and each trial flood-fills a single breed (memoised), and the shape facts
+    come from `ShapeAfter`. A placement's score depends on the card only through its breed and
+    eggs (medals go with the breed), so scores are cached per (breed, eggs, cell) and shared by
+    cards alike; a card's number only decides where it may go. Every cell touching no hen of the
+    card's breed gives the same groups (one more lone hen), so such cells are scored once per
+    kind and shape facts. `after` builds the next barnyard's evaluator from this one's.
     """
 
     __slots__ = (
-        "_by_stats",
+        "_cells",
         "_coop",
+        "_coops",
         "_hen",
+        "_lone",
         "_one",
         "_per",
         "_rest",
+        "_shaper",
         "all",
+        "coops",
         "goal",
         "now",
         "rbit",
+        "shaped",
         "yard",
     )
 
     def __init__(self, yard: Barnyard, goal: int) -> None:
+        rbit = 1 << yard.rooster if yard.rooster >= 0 else 0
+        # Statistics of each breed present; combining them in any order gives the same result.
+        per = {br: breed_stats(m, yard.e2, yard.e3, rbit) for br, m in enumerate(yard.breeds) if m}
+        every = NO_STATS
+        for stats in per.values():
+            every = combine(every, stats)
+        now = fast_total(every, yard.coop.bit_count(), yard.medals,
+                         shape_facts(yard.hen, yard.coop, yard.e2, yard.e3, goal), goal)
+        self._start(yard, goal, per, every, now)
+
+    def _start(self, yard: Barnyard, goal: int, per: dict[int, Stats], every: Stats,
+               now: int) -> None:
+        """Set up for `yard`, given its statistics per breed, all together, and its total."""
         self.yard = yard
         self.goal = goal
-        self.rbit = rbit = 1 << yard.rooster if yard.rooster >= 0 else 0
-        # Statistics of each breed present; combining them in any order gives the same result.
-        self._per = {br: breed_stats(m, yard.e2, yard.e3, rbit)
-                     for br, m in enumerate(yard.breeds) if m}
-        every = NO_STATS
-        for stats in self._per.values():
-            every = combine(every, stats)
+        # Whether a hen's shape facts depend on its cell: the line goals, and coop neighbours
+        # once there is a coop (goal 6 reads nothing else of the shape).
+        self.shaped = goal in (4, 5) or (goal == 6 and yard.coop != 0)
+        self.coops = yard.coop.bit_count()
+        self.rbit = 1 << yard.rooster if yard.rooster >= 0 else 0
+        self._per = per  # breed -> its statistics (never changed once set: evaluators share it)
         self.all = every
+        self.now = now
         self._rest: dict[int, Stats] = {}  # breed -> all the other breeds combined, on demand
-        self.now = fast_total(every, yard.coop.bit_count(), yard.medals,
-                              shape_facts(yard.hen, yard.coop, yard.e2, yard.e3, goal), goal)
-        self._hen: dict[int, tuple[int | None, int]] = {}
+        self._hen: dict[int, tuple[int | None, int]] = {}  # card -> (best total, its cell)
+        self._cells: dict[int, int] = {}  # _KIND[card] | cell -> total
+        self._lone: dict[tuple[int, Shape], int] = {}  # (_KIND[card], shape facts) -> total at a
+        # cell touching no hen of its breed
+        self._shaper: ShapeAfter | None = None  # shape facts per trial hen, when shaped
         self._coop: tuple[int | None, int] | None = None
-        # (breed, its statistics, shape facts after the placement) -> total: the breed fixes the
-        # medals and the other breeds, so placements with the same key score the same.
-        self._by_stats: dict[tuple, int] = {}
+        self._coops: dict[int, int] = {}  # cell -> total with a coop there
         self._one: dict[int, int] = {}  # card -> best_of([card])
 
-    def hen(self, k: int) -> tuple[int | None, int]:
-        """(best total after placing card k as a hen, its cell bit); (None, -1) if it fits nowhere."""
-        got = self._hen.get(k)
-        if got is not None:
-            return got
-        y = self.yard
-        goal = self.goal
+    def after(self, k: int, i: int, coop: bool = False) -> Evaluator:
+        """The evaluator of the barnyard once card k goes at cell bit i (face down if `coop`),
+        built from what this one knows: only the placed breed's statistics change, and the new
+        total is the placement's score."""
+        yard = self.yard._put(k, i, coop)
+        new = object.__new__(Evaluator)
+        if coop:  # a coop changes no group
+            new._start(yard, self.goal, self._per, self.all, self.coop_total(i))
+            return new
         br = BREED_OF[k]
-        eggs = EGGS_OF[k]
-        medals = y.medals + MEDALS_OF[k]
+        # Group statistics do not depend on where the barnyard's frame starts, so a shift of the
+        # frame (a card at row or column -1) changes nothing here.
+        stats = breed_stats(yard.breeds[br], yard.e2, yard.e3,
+                            1 << yard.rooster if yard.rooster >= 0 else 0)
         rest = self._rest.get(br)
         if rest is None:
+            rest = self._rest_of(br)
+        new._start(yard, self.goal, {**self._per, br: stats}, combine(rest, stats),
+                   self.hen_total(_KIND[k], i))
+        return new
+
+    def hen(self, k: int) -> tuple[int | None, int]:
+        """(best total after placing card k as a hen, its cell bit); (None, -1) if it fits nowhere.
+
+        Ties go to the lowest cell bit."""
+        got = self._hen.get(k)
+        if got is None:
+            kind = _KIND[k]
+            mask = self.yard._hen_mask(k)
+            best, where = None, -1
+            if not self.shaped:
+                # When the shape facts do not depend on the cell, every cell touching no hen of
+                # the card's breed scores the same (one more lone hen): only the lowest such
+                # cell can be the best.
+                lone = mask & ~spread(self.yard.breeds[kind >> 8])
+                if lone:
+                    where = (lone & -lone).bit_length() - 1
+                    best = self.hen_total(kind, where)
+                    mask ^= lone
+            cells = self._cells
+            for i in bit_list(mask):  # the hot loop of every bot decision
+                v = cells.get(kind | i)
+                if v is None:
+                    v = self.hen_total(kind, i)
+                if best is None or v > best or (v == best and i < where):
+                    best, where = v, i
+            got = self._hen[k] = (best, where)
+        return got
+
+    def hen_total(self, kind: int, i: int) -> int:
+        """The total after a hen of this kind (`_KIND[card]`) goes at cell bit i (cached)."""
+        key = kind | i
+        got = self._cells.get(key)
+        if got is None:
+            shape = self._shape(i, kind >> 6 & 3) if self.shaped else NO_SHAPE
+            if spread(1 << i) & self.yard.breeds[kind >> 8]:
+                got = self._score(kind, i, shape)
+            else:
+                # Touching none of its breed, the hen is one more lone hen wherever it goes: the
+                # same groups, so only the shape facts can tell such cells apart.
+                lone = (kind, shape)
+                got = self._lone.get(lone)
+                if got is None:
+                    got = self._lone[lone] = self._score(kind, i, shape)
+            self._cells[key] = got
+        return got
+
+    def _score(self, kind: int, i: int, shape: Shape) -> int:
+        """The total after a hen of this kind goes at cell bit i, given the shape facts then."""
+        y = self.yard
+        br = kind >> 8
+        b = 1 << i
+        eggs = kind >> 6 & 3
+        stats = breed_stats(y.breeds[br] | b, y.e2 | b if eggs >= 2 else y.e2,
+                            y.e3 | b if eggs >= 3 else y.e3, self.rbit)
+        rest = self._rest.get(br)
+        if rest is None:
+            rest = self._rest_of(br)
+        return joined_total(rest, stats, self.coops, y.medals + _BREED_MEDALS[br], shape,
+                            self.goal)
+
+    def _shape(self, i: int, eggs: int) -> Shape:
+        """The shape facts after a hen hatching `eggs` goes at cell bit i (shape goals)."""
+        shaper = self._shaper
+        if shaper is None:
+            y = self.yard
+            shaper = self._shaper = ShapeAfter(y.hen, y.coop, y.e2, y.e3, self.goal)
+        return shaper(i, eggs)
+
+    def _rest_of(self, br: int) -> Stats:
+        """The statistics of every breed but br, combined (cached)."""
+        per = self._per
+        if br not in per:
+            rest = self.all
+        else:
             rest = NO_STATS
-            for other, stats in self._per.items():
+            for other, stats in per.items():
                 if other != br:
                     rest = combine(rest, stats)
-            self._rest[br] = rest
-        mine = y.breeds[br]
-        hen, coop, e2, e3, rbit = y.hen, y.coop, y.e2, y.e3, self.rbit
-        coops = coop.bit_count()
-        shaped = goal in SHAPE_GOALS
-        by_stats = self._by_stats
-        shape = NO_SHAPE
-        # Without a shape goal, every cell touching no hen of this breed gives the same groups
-        # (one more lone hen), so the same score: only the first such cell can be the best.
-        near = 0 if shaped else spread(mine)
-        lone_seen = False
-        best, where = None, -1
-        for i in bit_list(y._hen_mask(k)):  # the hot loop of every greedy decision
-            b = 1 << i
-            if not shaped and not (b & near):
-                if lone_seen:
-                    continue
-                lone_seen = True
-            e2_after = e2 | b if eggs >= 2 else e2
-            e3_after = e3 | b if eggs >= 3 else e3
-            mine_after = breed_stats(mine | b, e2_after, e3_after, rbit)
-            if shaped:
-                shape = shape_facts(hen | b, coop, e2_after, e3_after, goal)
-            key = (br, mine_after, shape)
-            v = by_stats.get(key)
-            if v is None:
-                v = by_stats[key] = fast_total(combine(rest, mine_after), coops, medals, shape, goal)
-            if best is None or v > best:
-                best, where = v, i
-        self._hen[k] = (best, where)
-        return best, where
+        self._rest[br] = rest
+        return rest
+
+    def coop_total(self, i: int) -> int:
+        """The total after a card goes face down as a coop at cell bit i (cached)."""
+        got = self._coops.get(i)
+        if got is None:
+            y = self.yard
+            # A coop leaves every group as it is: only its count and place change the score.
+            shape = shape_facts(y.hen, y.coop | 1 << i, y.e2, y.e3, self.goal)
+            got = self._coops[i] = fast_total(self.all, self.coops + 1, y.medals, shape, self.goal)
+        return got
 
     def coop(self) -> tuple[int | None, int]:
         """(best total after placing any card as a coop, its cell bit)."""
         if self._coop is None:
-            y = self.yard
-            goal = self.goal
-            coops = y.coop.bit_count() + 1
-            by_shape: dict[tuple, int] = {}
             best, where = None, -1
-            for i in bit_list(y._frontier()):
-                # A coop leaves every group as it is: only its count and place change the score.
-                shape = shape_facts(y.hen, y.coop | 1 << i, y.e2, y.e3, goal)
-                v = by_shape.get(shape)
-                if v is None:
-                    v = by_shape[shape] = fast_total(self.all, coops, y.medals, shape, goal)
+            for i in bit_list(self.yard._frontier()):
+                v = self.coop_total(i)
                 if best is None or v > best:
                     best, where = v, i
-                if goal not in SHAPE_GOALS:
+                if self.goal not in SHAPE_GOALS:
                     break  # the goal ignores where the coop goes: every cell scores the same
             self._coop = (best, where)
         return self._coop
@@ -145,7 +235,7 @@ class Evaluator:
         """`best_of([k])`, cached: the lookahead asks it for each sampled card many times over."""
         got = self._one.get(k)
         if got is None:
-            got = self._one[k] = self.best_of((k,))
+            got = self._one[k] = self._or_coop(self.hen(k)[0])
         return got
 
     def best_of(self, cards) -> int:
@@ -155,15 +245,16 @@ class Evaluator:
             v = self.hen(k)[0]
             if v is not None and (best is None or v > best):
                 best = v
+        return self._or_coop(best)
+
+    def _or_coop(self, best: int | None) -> int:
+        """The best of a hen's total `best` (None: no hen fits) and a coop's, which is looked at
+        only when no hen reaches now - 1; now itself when nothing can be placed."""
         if best is None or best < self.now - 1:
             c = self.coop()[0]
             if c is not None and (best is None or c > best):
                 best = c
         return best if best is not None else self.now
-
-
-def _rank(values: dict[int, float]) -> list[int]:
-    return sorted(values, key=lambda k: (values[k], -k))
 
 
 class RandomBot:
@@ -188,15 +279,17 @@ class GreedyBot:
     def __init__(self, name: str = "greedy") -> None:
         self.name = name
         self._ev: Evaluator | None = None
-        self._next: Evaluator | None = None  # the lookahead's evaluator of the yard it chose
+        self._next: Evaluator | None = None  # the evaluator of the barnyard this bot's last
+        # placement leads to
 
     def _evaluator(self, yard: Barnyard, goal: int) -> Evaluator:
+        """The evaluator of this bot's barnyard, reusing the last one while the barnyard stays."""
         ev = self._ev
         if ev is None or ev.yard is not yard or ev.goal != goal:
             ev = self._next
             # An evaluator depends only on the barnyard's cards, rooster and the goal, so one
-            # built for an equal barnyard (the placement the lookahead just chose) gives the same
-            # answers and keeps what it already worked out.
+            # built for an equal barnyard (after the placement this bot just chose) gives the
+            # same answers and keeps what it already worked out.
             if ev is None or ev.goal != goal or ev.yard != yard:
                 ev = Evaluator(yard, goal)
             ev.yard = yard
@@ -205,52 +298,68 @@ class GreedyBot:
         return ev
 
     def choose(self, state: HensState, rng: np.random.Generator) -> Any:
-        """The greedy move for the player to move, from that player's view."""
-        v = state.view(state.current_player)
-        if v.phase == "rooster":
-            return _best_rooster(v.barnyard, v.goal)
-        ev = self._evaluator(v.barnyard, v.goal)
-        hand = list(dict.fromkeys(v.hand))  # distinct cards in order: hands are sorted
-        if v.phase == "draw":
-            return self._draw(state, v, ev, hand)
-        if v.phase == "place":
-            return self._place(ev, hand)
-        if v.phase == "discard":
-            return discard(self._worst(ev, hand))
-        raise ValueError(f"the greedy bot has no move in the {v.phase} phase")
+        """The greedy move for the player to move, from what that player can see."""
+        # The bot reads only what `state.view(player)` shows it - its own hand and barnyard, the
+        # goal, the phase, the discard tops and the deck size - straight from the state: building
+        # a whole view per decision cost more than the greedy bot's thinking.
+        p = state.player
+        phase = state.phase
+        if phase == ROOSTER:
+            return _best_rooster(state.yards[p], state.goal)
+        if phase not in (DRAW, PLACE, DISCARD):
+            raise ValueError(f"the greedy bot has no move in the {state.phase_name} phase")
+        ev = self._evaluator(state.yards[p], state.goal)
+        hand = tuple(dict.fromkeys(state.hands[p]))  # distinct cards in order: hands are sorted
+        if phase == DRAW:
+            return self._draw(state, ev, hand)
+        if phase == DISCARD:
+            return DISCARDS[self._worst(ev, hand)]
+        k, i, coop = self._place(ev, hand)
+        self._next = ev.after(k, i, coop)  # the barnyard of this bot's next decision
+        return (COOP_AT if coop else PLACE_AT)[k][i]
 
-    def _draw(self, state, v, ev: Evaluator, hand: list[int]) -> Any:
-        mine = ev.best_of(hand)
-        best, pick = mine, None
-        for a in state.legal_actions():
+    @staticmethod
+    def _draw(state: HensState, ev: Evaluator, hand: tuple[int, ...]) -> Any:
+        """A discard top that would score more now than any card in hand, else the deck."""
+        best = ev.best_of(hand)
+        pick = None
+        actions = state.legal_actions()
+        for a in actions:
             if a.source != DECK:
-                val = ev.best_of([a.card])
+                val = ev.best_one(a.card)
                 if val > best:
                     best, pick = val, a
-        if pick is not None or v.deck_size == 0:
-            return pick if pick is not None else state.legal_actions()[0]
-        return draw(DECK)
+        if pick is not None:
+            return pick
+        return actions[0]  # the deck when it has cards (it comes first), else the first pile
 
-    def _place(self, ev: Evaluator, hand: list[int]) -> Any:
+    @classmethod
+    def _place(cls, ev: Evaluator, hand: tuple[int, ...]) -> tuple[int, int, bool]:
+        """(card, cell bit, as a coop?) of the hen placement scoring most; a coop only when it
+        scores more than every hen."""
         best, choice = None, None
         for k in hand:
             val, i = ev.hen(k)
             if val is not None and (best is None or val > best):
-                best, choice = val, place(CARDS[k], CELL_OF[i])
+                best, choice = val, (k, i, False)
         if best is None or best < ev.now - 1:
             val, i = ev.coop()
             if val is not None and (best is None or val > best):
-                return place_coop(CARDS[self._worst(ev, hand)], CELL_OF[i])
+                return cls._worst(ev, hand), i, True
         return choice
 
     @staticmethod
-    def _worst(ev: Evaluator, hand: list[int]) -> int:
-        """The card in hand that would score least now (never placeable counts lowest)."""
-        values = {}
+    def _worst(ev: Evaluator, hand: tuple[int, ...]) -> int:
+        """The card in hand that would score least now (never placeable counts lowest; ties go
+        to the higher card)."""
+        worst, low = -1, None
         for k in hand:
             val = ev.hen(k)[0]
-            values[k] = -10**6 if val is None else val
-        return _rank(values)[0]
+            if val is None:
+                val = -10**6
+            if low is None or val < low or (val == low and k > worst):
+                worst, low = k, val
+        return worst
 
 
 def _best_rooster(yard: Barnyard, goal: int) -> PlaceRooster:
@@ -270,7 +379,8 @@ class LookaheadBot(GreedyBot):
     """Looks one turn ahead: values a move by the best score reachable next turn, averaging over
     hidden cards sampled from the unseen cards its view allows (the deck's next two draws).
 
-    Draw: exact expectation over the unseen cards of the deck draw versus each pile top.
+    Draw: exact expectation over the unseen cards of the deck draw versus each pile top (worked
+    out only when some pile top beats the hand: otherwise the deck is at least as good).
     Place: the `candidates` best immediate placements, each judged by `samples` sampled pairs of
     next draws. Discard: keeps the hand that does best on the same samples.
     """
@@ -289,44 +399,12 @@ class LookaheadBot(GreedyBot):
             return _best_rooster(v.barnyard, v.goal)
         ev = self._evaluator(v.barnyard, v.goal)
         hand = sorted(set(v.hand))
-        unseen = v.unseen()
-        pool = np.array([k for k, c in sorted(unseen.items()) for _ in range(c)], dtype=np.int64)
         if v.phase == "draw":
-            mine = ev.best_of(hand)
-            options = {}
-            for a in state.legal_actions():
-                if a.source == DECK:
-                    n = len(pool)
-                    options[a] = sum(c * max(mine, ev.best_one(k)) for k, c in unseen.items()) / n
-                else:
-                    options[a] = max(mine, ev.best_one(a.card))
-            deck = draw(DECK)
-            best = max(options.values())
-            return deck if options.get(deck) == best else max(options, key=options.get)
+            return self._draw_ahead(state, ev, hand, v.unseen)
+        pool = [int(k) for k, c in sorted(v.unseen().items()) for _ in range(c)]
         futures = self._samples(pool, rng)
         if v.phase == "place":
-            moves = []
-            for k in hand:
-                for i in bits_of(ev.yard._hen_mask(k)):
-                    moves.append((k, i, False))
-            for i in bits_of(ev.yard._frontier()):
-                moves.append((self._worst(ev, hand), i, True))
-            scored = []
-            for k, i, coop in moves:
-                yard = ev.yard._put(k, i, coop)
-                now = Evaluator(yard, v.goal)
-                scored.append((now.now, k, i, coop, yard, now))
-            scored.sort(key=lambda t: -t[0])
-            best, pick, chosen = None, None, None
-            for now_total, k, i, coop, _yard, now in scored[: self.candidates]:
-                rest = list(v.hand)
-                rest.remove(k)
-                val = now_total + 0.5 * self._future(now, rest, futures)
-                if best is None or val > best:
-                    best, pick, chosen = val, (k, i, coop), now
-            self._next = chosen  # the discard after this placement reads the same barnyard
-            k, i, coop = pick
-            return (place_coop if coop else place)(CARDS[k], CELL_OF[i])
+            return self._place_ahead(ev, hand, list(v.hand), futures)
         if v.phase == "discard":
             best, pick = None, None
             for k in hand:
@@ -335,15 +413,68 @@ class LookaheadBot(GreedyBot):
                 val = self._future(ev, rest, futures)
                 if best is None or val > best:
                     best, pick = val, k
-            return discard(CARDS[pick])
+            return DISCARDS[pick]
         raise ValueError(f"the lookahead bot has no move in the {v.phase} phase")
 
-    def _samples(self, pool: np.ndarray, rng: np.random.Generator) -> list[tuple[int, ...]]:
+    @staticmethod
+    def _draw_ahead(state: HensState, ev: Evaluator, hand: list[int],
+                    unseen: Callable[[], Counter]) -> Any:
+        """The draw with the best expected score after it: the deck (exact expectation over the
+        `unseen()` cards) or a pile top; the deck wins ties."""
+        mine = ev.best_of(hand)
+        actions = state.legal_actions()
+        options = {a: max(mine, ev.best_one(a.card)) for a in actions if a.source != DECK}
+        if actions[0] == DRAW_DECK:
+            if all(val == mine for val in options.values()):
+                # Each card the deck may bring is worth at least `mine`, so the deck's expectation
+                # is too, and the deck wins ties: no need to work it out.
+                return DRAW_DECK
+            cards = unseen()
+            n = sum(cards.values())
+            options[DRAW_DECK] = sum(c * max(mine, ev.best_one(k)) for k, c in cards.items()) / n
+        best = max(options.values())
+        return DRAW_DECK if options.get(DRAW_DECK) == best else max(options, key=options.get)
+
+    def _place_ahead(self, ev: Evaluator, hand: list[int], held: list[int],
+                     futures: list[tuple[int, ...]]) -> Any:
+        """The placement best by its score now plus half the mean gain it leaves for next turn,
+        among the `candidates` placements scoring most now (`held` is the whole hand)."""
+        yard = ev.yard
+        # Every placement's score now, in the order of `legal_actions` (hens card by card, then
+        # coops); the stable sort keeps that order among equal scores.
+        moves = []
+        for k in hand:
+            kind = _KIND[k]
+            for i in bit_list(yard._hen_mask(k)):
+                moves.append((ev.hen_total(kind, i), k, i, False))
+        front = yard._frontier()
+        if front:
+            worst = self._worst(ev, hand)  # the card a coop would hide
+            for i in bit_list(front):
+                moves.append((ev.coop_total(i), worst, i, True))
+        moves.sort(key=lambda t: -t[0])
+        best, pick, chosen = None, None, None
+        for now_total, k, i, coop in moves[: self.candidates]:
+            after = ev.after(k, i, coop)  # its .now is now_total
+            rest = list(held)
+            rest.remove(k)
+            val = now_total + 0.5 * self._future(after, rest, futures)
+            if best is None or val > best:
+                best, pick, chosen = val, (k, i, coop), after
+        self._next = chosen  # the discard after this placement reads the same barnyard
+        k, i, coop = pick
+        return (COOP_AT if coop else PLACE_AT)[k][i]
+
+    def _samples(self, pool: list[int], rng: np.random.Generator) -> list[tuple[int, ...]]:
         """`samples` pairs of unseen cards, drawn without replacement within a pair."""
-        if len(pool) == 0:
+        if not pool:
             return [()]
-        take = min(2, len(pool))
-        return [tuple(int(x) for x in rng.choice(pool, size=take, replace=False))
+        n = len(pool)
+        take = min(2, n)
+        choice = rng.choice
+        # Choosing positions (an int population) uses the generator exactly as choosing from the
+        # pool array itself would, and is several times faster.
+        return [tuple([pool[j] for j in choice(n, take, False).tolist()])
                 for _ in range(self.samples)]
 
     @staticmethod

@@ -125,6 +125,23 @@ def fast_total(stats: Stats, coops: int, medals: int, shape: Shape, goal: int | 
     return sum(points((*stats[:4], medals, coops, *stats[4:], *shape), goal))
 
 
+_JOINED_MEMO: dict[tuple, int] = {}
+
+
+def joined_total(rest: Stats, stats: Stats, coops: int, medals: int, shape: Shape,
+                 goal: int | None) -> int:
+    """`fast_total(combine(rest, stats), ...)`, memoised: a bot scoring a trial placement joins
+    the placed breed's statistics to the other breeds', and the same few thousand combinations
+    come up over and over."""
+    key = (rest, stats, coops, medals, shape, goal)
+    got = _JOINED_MEMO.get(key)
+    if got is None:
+        if len(_JOINED_MEMO) > 200_000:  # bound memory on very long runs
+            _JOINED_MEMO.clear()
+        got = _JOINED_MEMO[key] = fast_total(combine(rest, stats), coops, medals, shape, goal)
+    return got
+
+
 def measure(
     breeds: tuple[int, ...], hen: int, coop: int, e2: int, e3: int, medals: int,
     rooster: int, goal: int | None,
@@ -145,13 +162,18 @@ _ONE_ROW = (1 << 6) - 1  # every cell of the first row
 
 def _rows_of(m: int) -> int:
     """The rows holding a cell of m, as the first cell of each such row."""
-    return (m | m >> 1 | m >> 2 | m >> 3 | m >> 4 | m >> 5) & _ROW_STARTS
+    # m | m >> 1 | ... | m >> 5 by doubling: shifts 0-1, then 0-3, then 0-5.
+    m |= m >> 1
+    m |= m >> 2
+    return (m | m >> 2) & _ROW_STARTS
 
 
 def _columns_of(m: int) -> int:
     """The columns holding a cell of m, as cells of the first row."""
-    return (m | m >> STRIDE | m >> 2 * STRIDE | m >> 3 * STRIDE | m >> 4 * STRIDE
-            | m >> 5 * STRIDE) & _ONE_ROW
+    # m | m >> STRIDE | ... | m >> 5 * STRIDE by doubling, as in _rows_of.
+    m |= m >> STRIDE
+    m |= m >> 2 * STRIDE
+    return (m | m >> 2 * STRIDE) & _ONE_ROW
 
 
 def _full_rows(occ: int, good: int) -> int:
@@ -164,6 +186,58 @@ def _full_columns(occ: int, good: int) -> int:
     """Columns of the barnyard's box whose every cell is in `good` (H14); occ is every card."""
     box = _rows_of(occ) * _ONE_ROW  # the box's rows, every cell of them
     return (_columns_of(occ) & ~_columns_of(box & ~good)).bit_count()
+
+
+_ROW_MASK = tuple(0xFF << (i - i % STRIDE) for i in range(6 * STRIDE))  # bit -> its grid row
+_COLUMN_MASK = tuple(_ROW_STARTS << i % STRIDE for i in range(6 * STRIDE))  # bit -> its column
+
+
+class ShapeAfter:
+    """The shape facts of a barnyard with one more hen, in a few bit operations per cell.
+
+    `ShapeAfter(hen, coop, e2, e3, goal)(i, eggs)` equals `shape_facts` of the masks with a hen
+    hatching `eggs` added at the empty cell bit i beside a card; bots ask for every cell they
+    try. Why it is the same: the box spans every row of the grid for goal 4 (every column for
+    goal 5), so a hen in a new column (row) leaves an empty box cell in every other line, and
+    otherwise only the hen's own line can change; a hen beside coops adds one coop neighbour per
+    coop beside it.
+    """
+
+    __slots__ = ("_box", "_full", "_good", "_miss", "coop", "goal")
+
+    def __init__(self, hen: int, coop: int, e2: int, e3: int, goal: int | None) -> None:
+        self.coop, self.goal = coop, goal
+        occ = hen | coop
+        if goal == 4:  # rows of one-egg hens: the box's columns, as cells of the first row
+            self._good, self._box = 1, _columns_of(occ)
+            self._miss = self._box * _ROW_STARTS & ~(hen & ~e2)  # box cells that are no such hen
+            self._full = _rows_of(occ) & ~_rows_of(self._miss)
+        elif goal == 5:  # columns of two-egg hens: the box's rows, as their first cells
+            self._good, self._box = 2, _rows_of(occ)
+            self._miss = self._box * _ONE_ROW & ~(hen & e2 & ~e3)
+            self._full = _columns_of(occ) & ~_columns_of(self._miss)
+        elif goal == 6:
+            self._full = shape_facts(hen, coop, e2, e3, goal)[2]
+
+    def __call__(self, i: int, eggs: int) -> Shape:
+        """`shape_facts` after a hen hatching `eggs` goes at the empty cell bit i."""
+        goal = self.goal
+        if goal == 4:
+            line, first = _ROW_MASK[i], 1 << (i - i % STRIDE)  # the hen's row
+            widens = not self._box >> i % STRIDE & 1  # into a new column
+        elif goal == 5:
+            line, first = _COLUMN_MASK[i], 1 << i % STRIDE  # the hen's column
+            widens = not self._box >> (i - i % STRIDE) & 1  # into a new row
+        elif goal == 6 and self.coop:
+            return (0, 0, self._full + (spread(1 << i) & self.coop).bit_count())
+        else:
+            return NO_SHAPE
+        miss = self._miss & line  # the hen's line: cells that are no good hen
+        miss = miss & ~(1 << i) if eggs == self._good else miss | 1 << i
+        full = 0 if widens else self._full & ~first
+        if not miss:
+            full |= first
+        return (full.bit_count(), 0, 0) if goal == 4 else (0, full.bit_count(), 0)
 
 
 def points(facts: Facts | tuple[int, ...], goal: int | None) -> tuple[int, int, int, int, int, int]:

@@ -20,6 +20,8 @@ from henkit.hens.cards import BREED_INDEX, CARDS, Card, deck_counts
 from henkit.hens.rules import Rules
 from henkit.hens.state import PHASES, HensState
 
+_DECK_COUNTS: dict[tuple[str, ...], tuple[int, ...]] = {}  # removed breed codes -> deck_counts
+
 
 class HensView(NamedTuple):
     """One player's observation of a Hens game (a named tuple: immutable and quick to build)."""
@@ -54,14 +56,21 @@ class HensView(NamedTuple):
 
     def unseen(self) -> Counter:
         """Cards this player cannot see: the deck, opponents' hands and opponents' coops."""
-        left = Counter({CARDS[k]: c for k, c in enumerate(deck_counts(self._removed())) if c})
-        seen: list[Card] = list(self.hand)
+        # Plain counts by card kind rather than Counter arithmetic: the lookahead bot asks at
+        # every decision.
+        full = _DECK_COUNTS.get(self.removed_breeds)
+        if full is None:
+            full = _DECK_COUNTS[self.removed_breeds] = deck_counts(self._removed())
+        left = list(full)
+        for k in self.hand:
+            left[k] -= 1
         for pile in self.discards:
-            seen.extend(pile)
+            for k in pile:
+                left[k] -= 1
         for y in self.barnyards:
-            seen.extend(y.cards())  # hens everywhere, and this player's own coops
-        left.subtract(seen)
-        return +left
+            for k in y.cards():  # hens everywhere, and this player's own coops
+                left[k] -= 1
+        return Counter({CARDS[k]: c for k, c in enumerate(left) if c > 0})
 
     def _removed(self) -> tuple[int, ...]:
         return tuple(sorted(BREED_INDEX[c] for c in self.removed_breeds))
