@@ -6,8 +6,11 @@
 #   notebook links to serve, default dashboards/site) come from the environment; extra arguments
 #   go to Voilà. Every other setting is in dashboards/voila.json, which Voilà reads from its
 #   working directory.
-# voila.json also switches off the JupyterLab extensions of plotly (4.8 MB of JavaScript before
-# the first widget) and anywidget (unused): henkit.display draws the charts instead.
+# voila.json also gives Voilà's notebook runs 60 s (not 4) to collect a cell's last outputs
+# after its reply: with 30 viewers at once on 2 cores, 64 cells' outputs came later than 4 s
+# (nbclient then moves on without them) and 2 of 30 pages never became usable; with 60 s, none
+# and 30 of 30. It also switches off the JupyterLab extensions of plotly (4.8 MB of JavaScript
+# before the first widget) and anywidget (unused): henkit.display draws the charts instead.
 # voila_server.py runs Voilà as `python -m voila` would, guarded against a lost ZeroMQ wake-up
 # that left a page loading forever (see that file). `exec` keeps one process: whoever starts
 # this script can stop Voilà by its pid.
