@@ -42,8 +42,8 @@ async def get_msg_rechecking(
         except Empty:
             continue
         if time.monotonic() - started >= RECHECK_SECONDS:
-            # Found by the direct check at the end of a wait, not by a wake-up: most likely a
-            # lost one (a reply arriving at that very moment looks the same).
+            # Found by the direct check at the end of a wait, not by a wake-up: a lost one, or
+            # an event loop too busy to see it sooner (many of these under a class rush).
             log.info("ZeroMQ: a kernel message was found by the one-second check")
         return msg
 
