@@ -40,6 +40,11 @@ _KIND: tuple[int, ...] = tuple(BREED_OF[k] << 8 | EGGS_OF[k] << 6 for k in range
 _BREED_MEDALS: tuple[int, ...] = tuple(b.medals for b in BREEDS)
 
 
+def _rooster_bit(yard: Barnyard) -> int:
+    """The rooster's cell as a bit of the barnyard's masks (0 without a rooster)."""
+    return 1 << yard.rooster if yard.rooster >= 0 else 0
+
+
 class Evaluator:
     """Scores of one barnyard after each possible placement, cached (for bots).
 
@@ -73,7 +78,7 @@ class Evaluator:
     )
 
     def __init__(self, yard: Barnyard, goal: int) -> None:
-        rbit = 1 << yard.rooster if yard.rooster >= 0 else 0
+        rbit = _rooster_bit(yard)
         # Statistics of each breed present; combining them in any order gives the same result.
         per = {br: breed_stats(m, yard.e2, yard.e3, rbit) for br, m in enumerate(yard.breeds) if m}
         every = NO_STATS
@@ -92,7 +97,7 @@ class Evaluator:
         # once there is a coop (goal 6 reads nothing else of the shape).
         self.shaped = goal in (4, 5) or (goal == 6 and yard.coop != 0)
         self.coops = yard.coop.bit_count()
-        self.rbit = 1 << yard.rooster if yard.rooster >= 0 else 0
+        self.rbit = _rooster_bit(yard)
         self._per = per  # breed -> its statistics (never changed once set: evaluators share it)
         self.all = every
         self.now = now
@@ -118,12 +123,8 @@ class Evaluator:
         br = BREED_OF[k]
         # Group statistics do not depend on where the barnyard's frame starts, so a shift of the
         # frame (a card at row or column -1) changes nothing here.
-        stats = breed_stats(yard.breeds[br], yard.e2, yard.e3,
-                            1 << yard.rooster if yard.rooster >= 0 else 0)
-        rest = self._rest.get(br)
-        if rest is None:
-            rest = self._rest_of(br)
-        new._start(yard, self.goal, {**self._per, br: stats}, combine(rest, stats),
+        stats = breed_stats(yard.breeds[br], yard.e2, yard.e3, _rooster_bit(yard))
+        new._start(yard, self.goal, {**self._per, br: stats}, combine(self._rest_of(br), stats),
                    self.hen_total(_KIND[k], i))
         return new
 
@@ -181,10 +182,7 @@ class Evaluator:
         eggs = kind >> 6 & 3
         stats = breed_stats(y.breeds[br] | b, y.e2 | b if eggs >= 2 else y.e2,
                             y.e3 | b if eggs >= 3 else y.e3, self.rbit)
-        rest = self._rest.get(br)
-        if rest is None:
-            rest = self._rest_of(br)
-        return joined_total(rest, stats, self.coops, y.medals + _BREED_MEDALS[br], shape,
+        return joined_total(self._rest_of(br), stats, self.coops, y.medals + _BREED_MEDALS[br], shape,
                             self.goal)
 
     def _shape(self, i: int, eggs: int) -> Shape:
@@ -197,6 +195,9 @@ class Evaluator:
 
     def _rest_of(self, br: int) -> Stats:
         """The statistics of every breed but br, combined (cached)."""
+        rest = self._rest.get(br)
+        if rest is not None:
+            return rest
         per = self._per
         if br not in per:
             rest = self.all

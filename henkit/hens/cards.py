@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cache
 
 
 @dataclass(frozen=True)
@@ -162,6 +163,7 @@ def check_removed(players: int, removed: tuple[int, ...]) -> None:
         raise ValueError(f"with {players} players remove {allowed}, not {names}")
 
 
+@cache  # asked at every lookahead decision; the tuple it returns is safe to share
 def deck_counts(removed: tuple[int, ...] = ()) -> tuple[int, ...]:
     """Copies of every card kind (48 counts) in the deck once the `removed` breeds are taken out."""
     return tuple(0 if BREED_OF[k] in removed else COPIES_OF[k] for k in range(NUM_KINDS))

@@ -20,8 +20,6 @@ from henkit.hens.cards import BREED_INDEX, CARDS, Card, deck_counts
 from henkit.hens.rules import Rules
 from henkit.hens.state import PHASES, HensState
 
-_DECK_COUNTS: dict[tuple[str, ...], tuple[int, ...]] = {}  # removed breed codes -> deck_counts
-
 
 class HensView(NamedTuple):
     """One player's observation of a Hens game (a named tuple: immutable and quick to build)."""
@@ -58,10 +56,7 @@ class HensView(NamedTuple):
         """Cards this player cannot see: the deck, opponents' hands and opponents' coops."""
         # Plain counts by card kind rather than Counter arithmetic: the lookahead bot asks at
         # every decision.
-        full = _DECK_COUNTS.get(self.removed_breeds)
-        if full is None:
-            full = _DECK_COUNTS[self.removed_breeds] = deck_counts(self._removed())
-        left = list(full)
+        left = list(deck_counts(self._removed()))
         for k in self.hand:
             left[k] -= 1
         for pile in self.discards:
