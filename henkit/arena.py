@@ -35,9 +35,10 @@ import os
 import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
+from henkit import tournament_cache
 from henkit.checks import whole
 
 __all__ = [
@@ -174,6 +175,7 @@ class Tournament:
     seed: int
     rotate: bool
     records: tuple[GameRecord, ...]
+    cached: int = field(default=0, compare=False)  # the first `cached` games were read, not played
 
     @property
     def games(self) -> int:
@@ -353,6 +355,7 @@ def run_tournament(
     executor: Executor | None = None,
     chunk_size: int | None = None,
     on_progress: Progress | None = None,
+    cache: bool = True,
 ) -> Tournament:
     """Play `games` seeded games between `bots` (spec strings, one per seat) and record them.
 
@@ -362,7 +365,10 @@ def run_tournament(
     `get_executor()`); "serial" plays every game in this process; None runs short tournaments
     here and long ones on `default_executor()`.
     chunk_size: games per task (it changes speed and progress steps, never the results).
-    on_progress(done, total): called in this thread with 0 first, then as chunks finish.
+    on_progress(done, total): called in this thread with 0 first (or the games read from the
+    cache), then as chunks finish.
+    cache: read games already played with these settings from `henkit.tournament_cache`, and
+    keep the new ones there; False plays every game (the records are the same either way).
     """
     if game not in GAMES:
         raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
@@ -380,22 +386,29 @@ def run_tournament(
     if chunk_size is None:
         chunk_size = max(1, min(50, math.ceil(games / 20)))
     chunk_size = whole(chunk_size, "chunk_size", 1)
-    serial = executor == SERIAL or (executor is None and games < SERIAL_BELOW)
-    if not serial and executor is not None and not isinstance(executor, Executor) and not callable(
-        getattr(executor, "submit", None)
+    if (
+        executor is not None
+        and executor != SERIAL
+        and not isinstance(executor, Executor)
+        and not callable(getattr(executor, "submit", None))
     ):
         raise ValueError(f"executor must be a concurrent.futures Executor, {SERIAL!r} or None, "
                          f"not {executor!r}")
     if on_progress is not None and not callable(on_progress):
         raise ValueError("on_progress must be a function of (done, total)")
 
-    chunks = [_Chunk(game, specs, labels, rules, seed, bool(rotate), a, min(a + chunk_size, games))
-              for a in range(0, games, chunk_size)]
+    rotate = bool(rotate)
+    key = _cache_key(game, specs, rules, seed, rotate) if cache else None
+    known = _cached_records(key, labels, seed, rotate, games) if key else []
+    first = len(known)  # games from here on are played
+    chunks = [_Chunk(game, specs, labels, rules, seed, rotate, a, min(a + chunk_size, games))
+              for a in range(first, games, chunk_size)]
+    serial = not chunks or executor == SERIAL or (executor is None and games - first < SERIAL_BELOW)
     report = on_progress or (lambda done, total: None)
-    report(0, games)
+    report(first, games)
     results: dict[int, list[GameRecord]] = {}
     if serial:
-        done = 0
+        done = first
         for c in chunks:
             results[c.start] = play_chunk(c)
             done += c.stop - c.start
@@ -403,7 +416,7 @@ def run_tournament(
     else:
         pool = executor if executor is not None else default_executor()
         futures: dict[Future, _Chunk] = {pool.submit(play_chunk, c): c for c in chunks}
-        done = 0
+        done = first
         try:
             for fut in as_completed(futures):
                 c = futures[fut]
@@ -414,5 +427,50 @@ def run_tournament(
             for fut in futures:
                 fut.cancel()
             raise
-    records = tuple(r for c in chunks for r in results[c.start])
-    return Tournament(game, specs, labels, seed, bool(rotate), records)
+    played = [r for c in chunks for r in results[c.start]]
+    if key and played:
+        tournament_cache.store(key, [_row(r) for r in (*known, *played)])
+    return Tournament(game, specs, labels, seed, rotate, (*known, *played), cached=first)
+
+
+# -- the shared cache of played games ----------------------------------------------------------
+
+
+def _cache_key(game: str, specs: tuple[str, ...], rules: Any, seed: int, rotate: bool) -> dict:
+    """Everything that fixes a tournament's games (henkit's code is added by the cache)."""
+    return {"game": game, "bots": list(specs), "seed": seed, "rotate": rotate,
+            "rules": None if rules is None else rules.to_dict()}
+
+
+def _row(r: GameRecord) -> list:
+    return [r.seed, list(r.seats), list(r.totals), list(r.winners), r.first_player]
+
+
+def _cached_records(
+    key: dict, labels: tuple[str, ...], seed: int, rotate: bool, games: int
+) -> list[GameRecord]:
+    """The first (up to) `games` games of the cached run with these settings."""
+    k = len(labels)
+
+    def is_int(x: Any, below: int | None = None) -> bool:
+        return type(x) is int and x >= 0 and (below is None or x < below)
+
+    def check(g: int, row: Any) -> bool:
+        # A row must be game g of these settings: its seed and seating, k scores, winners and a
+        # first player who are seats. Anything else means a damaged entry.
+        if not (isinstance(row, list) and len(row) == 5):
+            return False
+        s, seats, totals, winners, first_player = row
+        return (
+            (s, tuple(seats) if isinstance(seats, list) else None) == _seating(g, k, seed, rotate)
+            and isinstance(totals, list) and len(totals) == k
+            and all(type(t) is int for t in totals)
+            and isinstance(winners, list) and 0 < len(winners) == len(set(winners))
+            and all(is_int(w, k) for w in winners)
+            and is_int(first_player, k)
+        )
+
+    rows = tournament_cache.load(key, check)[:games]
+    return [GameRecord(g, s, tuple(seats), tuple(labels[b] for b in seats), tuple(totals),
+                       tuple(winners), first_player)
+            for g, (s, seats, totals, winners, first_player) in enumerate(rows)]

@@ -156,7 +156,10 @@ class Arena(w.VBox):
         self.tournament = t
         self._show(t)
         best = max(t.summary(), key=lambda s: s.win_rate)
-        say(self.status, f"Played {t.games} games (seed {t.seed}). Most wins: {best}.")
+        # Games another run already played with these settings are read, not replayed: say so,
+        # or a student timing a rerun would wonder how 320 games took no time.
+        read = f" ({t.cached} read from henkit's results cache)" if t.cached else ""
+        say(self.status, f"Played {t.games} games (seed {t.seed}){read}. Most wins: {best}.")
         return t
 
     def _show(self, t: Tournament) -> None:

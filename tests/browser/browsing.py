@@ -68,6 +68,7 @@ def isolated_env(home: Path) -> dict[str, str]:
         JUPYTER_RUNTIME_DIR=str(home / "jupyter-runtime"),
         IPYTHONDIR=str(home / "ipython"),
         MPLCONFIGDIR=str(home / "matplotlib"),
+        XDG_CACHE_HOME=str(home / "cache"),  # henkit's results cache among them
     )
     env.pop("JUPYTER_PATH", None)  # serve.sh sets it to the dashboards' template
     return env

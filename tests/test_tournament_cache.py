@@ -1,0 +1,238 @@
+"""The shared cache of tournament games: it returns exactly what playing would, or nothing."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from henkit import arena, tournament_cache
+from henkit.arena import SERIAL, run_tournament
+from henkit.henpen.rules import Rules
+
+SETTINGS = {"game": "henpen", "bots": ["greedy", "threshold:25"], "seed": 3, "executor": SERIAL}
+
+
+@pytest.fixture
+def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The cache switched on, in an empty temporary directory."""
+    monkeypatch.setenv("HENKIT_CACHE", str(tmp_path / "cache"))
+    return tmp_path / "cache"
+
+
+@pytest.fixture
+def played(monkeypatch: pytest.MonkeyPatch) -> list[tuple[int, int]]:
+    """The (start, stop) of every chunk of games actually played from now on."""
+    chunks: list[tuple[int, int]] = []
+    real = arena.play_chunk
+
+    def spy(chunk):
+        chunks.append((chunk.start, chunk.stop))
+        return real(chunk)
+
+    monkeypatch.setattr(arena, "play_chunk", spy)
+    return chunks
+
+
+def entries(folder: Path) -> list[Path]:
+    """The cache's entries."""
+    return sorted(folder.glob("*.json"))
+
+
+def test_a_second_run_reads_every_game_and_plays_none(folder, played):
+    first = run_tournament(**SETTINGS, games=30)
+    assert first.cached == 0 and played and len(entries(folder)) == 1
+    played.clear()
+    again = run_tournament(**SETTINGS, games=30)
+    assert played == []
+    assert again.cached == 30
+    assert again == first and again.records == first.records
+    assert again.summary() == first.summary()
+
+
+def test_cached_games_equal_played_games_for_both_games_with_and_without_rotation(folder):
+    for game, bots in (("henpen", ["greedy", "random", "greedy"]), ("hens", ["greedy", "random"])):
+        for rotate in (True, False):
+            kwargs = {"game": game, "bots": bots, "games": 12, "seed": 8, "rotate": rotate,
+                      "executor": SERIAL}
+            run_tournament(**kwargs)
+            read = run_tournament(**kwargs)
+            assert read.cached == 12
+            assert read.records == run_tournament(**kwargs, cache=False).records
+
+
+def test_a_longer_run_plays_only_the_new_games_and_a_shorter_one_reads_a_prefix(folder, played):
+    run_tournament(**SETTINGS, games=20, chunk_size=5)
+    played.clear()
+    longer = run_tournament(**SETTINGS, games=50, chunk_size=5)
+    assert longer.cached == 20
+    assert played and min(start for start, _ in played) == 20
+    assert longer.records == run_tournament(**SETTINGS, games=50, cache=False).records
+    played.clear()
+    shorter = run_tournament(**SETTINGS, games=35)
+    assert played == [] and shorter.cached == 35
+    assert shorter.records == longer.records[:35]
+
+
+def test_progress_starts_at_the_games_read(folder):
+    run_tournament(**SETTINGS, games=10)
+    calls: list[tuple[int, int]] = []
+    run_tournament(**SETTINGS, games=16, chunk_size=3, on_progress=lambda d, t: calls.append((d, t)))
+    assert calls[0] == (10, 16) and calls[-1] == (16, 16)
+    assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_an_all_cached_run_starts_no_process_pool(folder, monkeypatch):
+    run_tournament(**SETTINGS, games=arena.SERIAL_BELOW + 5)  # played here (executor=SERIAL)
+
+    def no_pool():
+        raise AssertionError("a pool was started for a tournament the cache holds")
+
+    monkeypatch.setattr(arena, "default_executor", no_pool)
+    t = run_tournament(**{**SETTINGS, "executor": None}, games=arena.SERIAL_BELOW + 5)
+    assert t.cached == arena.SERIAL_BELOW + 5
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"seed": 4},
+        {"rotate": False},
+        {"bots": ["threshold:25", "greedy"]},
+        {"bots": ["greedy", "threshold:26"]},
+        {"rules": Rules(dice=7)},
+        {"rules": Rules.pickomino()},
+    ],
+)
+def test_any_other_setting_is_another_entry(folder, change):
+    run_tournament(**SETTINGS, games=10)
+    other = run_tournament(**{**SETTINGS, **change}, games=10)
+    assert other.cached == 0
+    assert len(entries(folder)) == 2
+
+
+def test_other_code_is_another_entry(folder, monkeypatch):
+    run_tournament(**SETTINGS, games=10)
+    monkeypatch.setattr(tournament_cache, "_FINGERPRINT", "f" * 64)
+    assert run_tournament(**SETTINGS, games=10).cached == 0
+
+
+def test_the_fingerprint_follows_every_source_file(tmp_path, monkeypatch):
+    root = Path(tournament_cache.__file__).parent
+    copy = tmp_path / "henkit"
+    shutil.copytree(root, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    before = tournament_cache._source_fingerprint(copy)
+    assert before == tournament_cache._source_fingerprint(root)
+    bots = copy / "henpen" / "bots.py"
+    bots.write_text(bots.read_text() + "\n# an edit\n")
+    assert tournament_cache._source_fingerprint(copy) != before
+    (copy / "henpen" / "bots.py").rename(copy / "henpen" / "bots2.py")
+    assert tournament_cache._source_fingerprint(copy) != before
+    monkeypatch.setattr(tournament_cache.np, "__version__", "0.0.0")
+    assert tournament_cache._source_fingerprint(root) != before
+
+
+def test_cache_false_neither_reads_nor_writes(folder, played):
+    run_tournament(**SETTINGS, games=10, cache=False)
+    assert entries(folder) == []
+    run_tournament(**SETTINGS, games=10)
+    played.clear()
+    t = run_tournament(**SETTINGS, games=10, cache=False)
+    assert t.cached == 0 and played
+
+
+def test_off_turns_the_cache_off(monkeypatch, tmp_path):
+    monkeypatch.setenv("HENKIT_CACHE", " OFF ")
+    assert tournament_cache.cache_dir() is None
+    run_tournament(**SETTINGS, games=10)
+    assert run_tournament(**SETTINGS, games=10).cached == 0
+
+
+def test_the_default_folder_is_the_users_cache(monkeypatch, tmp_path):
+    monkeypatch.delenv("HENKIT_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    assert tournament_cache.cache_dir() == tmp_path / "xdg" / "henkit"
+    monkeypatch.delenv("XDG_CACHE_HOME")
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert tournament_cache.cache_dir() == tmp_path / "home" / ".cache" / "henkit"
+
+
+def damage(path: Path, how: str) -> None:
+    """Spoil a cache entry one way."""
+    data = json.loads(path.read_text())
+    rows = data["games"]
+    if how == "text":
+        path.write_text("{ not json")
+        return
+    if how == "key":
+        data["key"]["seed"] += 1
+    elif how == "seed":
+        rows[3][0] += 1
+    elif how == "seats":
+        rows[3][1] = rows[3][1][::-1]
+    elif how == "totals":
+        rows[3][2] = rows[3][2][:1]
+    elif how == "float total":
+        rows[3][2][0] = 1.5
+    elif how == "winner":
+        rows[3][3] = [7]
+    elif how == "no winner":
+        rows[3][3] = []
+    elif how == "first player":
+        rows[3][4] = -1
+    elif how == "row":
+        rows[3] = "game"
+    elif how == "games":
+        data["games"] = {"0": rows[0]}
+    path.write_text(json.dumps(data))
+
+
+@pytest.mark.parametrize(
+    "how",
+    ["text", "key", "seed", "seats", "totals", "float total", "winner", "no winner",
+     "first player", "row", "games"],
+)
+def test_a_damaged_entry_is_replayed_and_replaced(folder, played, how):
+    good = run_tournament(**SETTINGS, games=12)
+    [path] = entries(folder)
+    damage(path, how)
+    played.clear()
+    again = run_tournament(**SETTINGS, games=12)
+    assert again.cached == 0 and played
+    assert again.records == good.records
+    assert run_tournament(**SETTINGS, games=12).cached == 12  # the entry was written again
+
+
+def test_a_cache_that_cannot_be_written_never_stops_a_tournament(tmp_path, monkeypatch):
+    blocker = tmp_path / "a file"
+    blocker.write_text("not a folder")
+    monkeypatch.setenv("HENKIT_CACHE", str(blocker / "cache"))
+    t = run_tournament(**SETTINGS, games=6)
+    assert t.games == 6 and t.cached == 0
+    assert run_tournament(**SETTINGS, games=6).cached == 0
+
+
+def test_writes_leave_no_temporary_files_and_never_shrink_an_entry(folder):
+    run_tournament(**SETTINGS, games=30)
+    key = arena._cache_key("henpen", ("greedy", "threshold:25"), None, 3, True)
+    tournament_cache.store(key, tournament_cache.load(key)[:5])
+    assert len(tournament_cache.load(key)) == 30
+    assert list(folder.glob("*.tmp")) == []
+
+
+def test_the_least_recently_used_entries_go_first(folder, monkeypatch):
+    monkeypatch.setattr(tournament_cache, "MAX_ENTRIES", 3)
+
+    def path(seed: int) -> Path:
+        key = arena._cache_key("henpen", ("greedy", "threshold:25"), None, seed, True)
+        return tournament_cache._path(folder, key)
+
+    for seed in range(3):
+        run_tournament(**{**SETTINGS, "seed": seed}, games=4)
+        os.utime(path(seed), (1000 * (seed + 1), 1000 * (seed + 1)))  # used long ago, in order
+    assert run_tournament(**{**SETTINGS, "seed": 0}, games=4).cached == 4  # seed 0: used now
+    run_tournament(**{**SETTINGS, "seed": 9}, games=4)  # a fourth entry: one must go
+    assert [path(s).exists() for s in (0, 1, 2, 9)] == [True, False, True, True]
