@@ -201,9 +201,6 @@ def run() -> list[Result]:
 
     # A benchmark stopped by SIGTERM (a CI timeout) still stops its Voilà servers.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
-    # Measure the served setting: each server's kernels share a results cache, empty when the
-    # server starts (VoilaServer gives every server a fresh home), whatever this shell says.
-    os.environ.pop("HENKIT_CACHE", None)
     names = chosen()
     results: list[Result] = []
     with sync_playwright() as playwright:

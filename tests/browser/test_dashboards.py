@@ -49,6 +49,18 @@ def test_every_notebook_is_published_as_a_linked_dashboard():
         assert link.resolve() == (SITE.parent.parent / "notebooks" / name).resolve()
 
 
+def test_the_preheated_kernels_leave_their_tournaments_in_the_shared_results_cache(voila):
+    # What makes a cold arena kernel fast: the kernels preheated at startup played the lesson's
+    # seeded tournaments and stored them, and every later kernel of this server reads them.
+    entries = [json.loads(p.read_text()) for p in (voila.home / "cache" / "henkit").glob("*.json")]
+    stored = {(e["key"]["game"], tuple(e["key"]["bots"]), e["key"]["seed"], e["key"]["rotate"]):
+              len(e["games"]) for e in entries}
+    assert stored[("henpen", ("optimal", "threshold:25", "greedy"), 1, True)] == 60  # notebook 7
+    assert stored[("hens", ("lookahead", "greedy", "random"), 1, True)] == 60
+    assert stored[("henpen", ("greedy", "greedy"), 1, False)] == 400
+    assert ("henpen", ("greedy", "threshold:25"), 5, True) not in stored  # cache=False there
+
+
 def test_the_landing_page_lists_every_dashboard(page, voila):
     page.goto(voila.url)
     links = page.locator("#dashboards a")

@@ -265,17 +265,19 @@ def set_number(field: Locator, value: int) -> None:
     expect(field).to_have_value(str(value))
 
 
-def run_and_wait(page: Page, arena: Locator, games: int, seed: int) -> None:
-    """Press Run tournament and wait until the status line says the run has ended."""
+def run_and_wait(page: Page, arena: Locator, games: int, seed: int) -> str:
+    """Press Run tournament, wait until the status line says the run has ended, and return it."""
     page.evaluate(RECORD_STATUS, arena.get_by_role("status").locator("xpath=..").element_handle())
     arena.get_by_role("button", name="Run tournament").click()
-    done = f"Played {games} games (seed {seed})."
-    wait_until(
+    done = f"Played {games} games (seed {seed})"
+    status = wait_until(
         page,
-        lambda: any(t.startswith(done) for t in page.evaluate("window.__henkitStatuses || []")),
+        lambda: next((t for t in page.evaluate("window.__henkitStatuses || []")
+                      if t.startswith(done)), None),
         f"the status line to say {done!r} after the click",
     )
     expect(arena.get_by_role("button", name="Run tournament")).to_be_enabled()
+    return status
 
 
 def results_table(arena: Locator) -> list[list[str]]:
@@ -293,7 +295,8 @@ def test_the_arena_plays_a_tournament_and_shows_the_results(page: Page, voila: V
     set_number(arena.get_by_role("spinbutton", name="Games"), games)
     set_number(arena.get_by_role("spinbutton", name="Seed"), seed)
 
-    run_and_wait(page, arena, games, seed)
+    status = run_and_wait(page, arena, games, seed)
+    assert status.startswith(f"Played {games} games (seed {seed}). Most wins: "), status  # played
     bar = arena.locator(".progress-bar")
     expect(bar).to_have_attribute("style", re.compile(r"width: 100%"))
     header, *rows = results_table(arena)
@@ -317,9 +320,11 @@ def test_the_arena_plays_a_tournament_and_shows_the_results(page: Page, voila: V
     for r, won in zip(rows, wins, strict=True):
         assert shown_rates[r[0]] == pytest.approx(won / games), (r, shown_rates)
 
-    # The same seed plays the same games: the rerun's table and charts are the first run's.
+    # The same seed gives the same games, so the kernel reads the rerun from henkit's results
+    # cache (the one the server's kernels share) and shows the first run's table and charts.
     first_table = results_table(arena)
-    run_and_wait(page, arena, games, seed)
+    status = run_and_wait(page, arena, games, seed)
+    assert f"({games} read from henkit's results cache)" in status, status
     assert results_table(arena) == first_table
     again = wait_until(
         page,
