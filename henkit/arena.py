@@ -19,8 +19,13 @@ Hens deal and goal card), which removes both the seat advantage and some luck of
 comparison. With `rotate=False`, bot i always sits in seat i and game g uses seed `seed + g`.
 Seat 0 plays first in Henpen; Hens picks its first player from the seed (its rulebook's rule).
 
-Executors: `executor=None` plays short tournaments (under SERIAL_BELOW games) in this process and
-longer ones on a shared process pool, one worker per core, started once and reused (workers start
+Results cache: the games are a pure function of the settings, so finished games are kept in
+`henkit.tournament_cache` (on disk, shared by this user's processes) and a later run with the
+same settings reads them: all of them, or the first n and plays the rest (`Tournament.cached`
+says how many were read; `cache=False` plays every game).
+
+Executors: `executor=None` plays short tournaments (under SERIAL_BELOW games still to play) in
+this process and longer ones on a shared process pool, one worker per core, started once and reused (workers start
 by "forkserver": forking a Jupyter kernel, which runs threads, is unsafe). As with any process
 pool, a *script* that runs a tournament must do so under `if __name__ == "__main__":` (notebooks
 need nothing). A Dask cluster: `run_tournament(..., executor=distributed.Client(addr).get_executor())`.
@@ -179,7 +184,7 @@ class Tournament:
 
     @property
     def games(self) -> int:
-        """How many games were played."""
+        """How many games the tournament holds (played now or read from the results cache)."""
         return len(self.records)
 
     def _tally(self, by_seat: bool) -> dict[tuple[int, int | None], tuple[float, list[int]]]:
@@ -462,11 +467,12 @@ def _cached_records(
             return False
         s, seats, totals, winners, first_player = row
         return (
-            (s, tuple(seats) if isinstance(seats, list) else None) == _seating(g, k, seed, rotate)
+            isinstance(seats, list) and all(is_int(b) for b in seats) and is_int(s)
+            and (s, tuple(seats)) == _seating(g, k, seed, rotate)
             and isinstance(totals, list) and len(totals) == k
             and all(type(t) is int for t in totals)
-            and isinstance(winners, list) and 0 < len(winners) == len(set(winners))
-            and all(is_int(w, k) for w in winners)
+            and isinstance(winners, list) and all(is_int(w, k) for w in winners)
+            and 0 < len(winners) == len(set(winners))
             and is_int(first_player, k)
         )
 

@@ -1,4 +1,4 @@
-"""Finished tournament games kept on disk and shared by every process of this machine.
+"""Finished tournament games kept on disk and shared by every process of one user on a machine.
 
 A tournament's games are a pure function of its settings: the game, the bot specs, the rules,
 the seed and the seating rule fix every game (see `henkit.arena`). So a class of thirty opening
@@ -13,10 +13,16 @@ reads a prefix (game g depends on the seed and g alone), a longer one plays only
 
 Where: the directory named by $HENKIT_CACHE, else $XDG_CACHE_HOME/henkit, else ~/.cache/henkit;
 HENKIT_CACHE=off turns the cache off. Entries are JSON, never pickle (reading a cache must not
-be a way to run code); they are written to a temporary file and renamed into place, so a reader
-never sees half an entry. An entry that does not parse or match its key is ignored and replaced.
-Beyond MAX_ENTRIES the least recently used entries are removed. A cache that cannot be read or
-written (a read-only disk) is skipped: it never stops a tournament.
+be a way to run code), readable by their owner only; they are written to a temporary file and
+renamed into place, so a reader never sees half an entry. An entry that does not parse, or has
+a game its settings could not have played, is removed and replayed. Beyond MAX_ENTRIES the least
+recently used entries are removed. A cache that cannot be read or written (a read-only disk) is
+skipped: it never stops a tournament.
+
+Left simple on purpose: two processes that start the same tournament before either has stored
+it both play it (no lock: it costs time, never correctness), and the fingerprint is taken when
+henkit.arena is imported, so a developer editing henkit's files under a running kernel should
+restart it (as for any edit, since modules are imported once).
 """
 
 from __future__ import annotations
@@ -25,8 +31,10 @@ import contextlib
 import hashlib
 import json
 import os
+import re
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -40,15 +48,20 @@ OFF = "off"
 MAX_ENTRIES = 500
 """Entries kept; a tournament's entry is a few kB per hundred games."""
 
+STALE_TEMP_S = 3600
+"""A temporary file this old was left by a writer that died: pruning removes it."""
+_ENTRY = re.compile(r"[0-9a-f]{64}\.json")
+_TEMP = re.compile(r"tmp\w+\.henkit-tmp")
+
 Row = list[Any]
 """One game as stored: [seed, seats, totals, winners, first_player]."""
 
 
 def cache_dir() -> Path | None:
     """The cache's directory from the environment (see the module note), or None when off."""
-    chosen = os.environ.get("HENKIT_CACHE")
-    if chosen is not None:
-        return None if chosen.strip().lower() == OFF else Path(chosen).expanduser()
+    chosen = (os.environ.get("HENKIT_CACHE") or "").strip()
+    if chosen:  # (empty counts as unset: it would mean the current directory)
+        return None if chosen.lower() == OFF else Path(chosen).expanduser()
     base = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(base) / "henkit"
 
@@ -96,16 +109,20 @@ def load(key: dict[str, Any], check: Callable[[int, Row], bool] = lambda g, row:
         return []
     path = _path(folder, key)
     try:
-        data = json.loads(path.read_text())
+        text = path.read_text()
     except (OSError, ValueError):
         return []
-    rows = data.get("games") if isinstance(data, dict) else None
-    if (
-        not isinstance(data, dict)
-        or data.get("key") != {"code": _FINGERPRINT, **key}
-        or not isinstance(rows, list)
-        or not all(check(g, row) for g, row in enumerate(rows))
-    ):
+    try:
+        data = json.loads(text)
+        rows = data["games"]
+        sound = (
+            data["key"] == {"code": _FINGERPRINT, **key}
+            and isinstance(rows, list)
+            and all(check(g, row) for g, row in enumerate(rows))
+        )
+    except (ValueError, TypeError, KeyError, IndexError, RecursionError):  # damaged, any way
+        sound = False
+    if not sound:
         with contextlib.suppress(OSError):
             path.unlink()
         return []
@@ -126,7 +143,7 @@ def store(key: dict[str, Any], rows: list[Row]) -> None:
     temp: Path | None = None
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".tmp", delete=False) as f:
+        with tempfile.NamedTemporaryFile("w", dir=folder, suffix=".henkit-tmp", delete=False) as f:
             temp = Path(f.name)
             f.write(text)
         os.replace(temp, path)
@@ -139,12 +156,24 @@ def store(key: dict[str, Any], rows: list[Row]) -> None:
 
 
 def _prune(folder: Path) -> None:
-    # Least recently used first (load touches an entry). Another process may prune at the same
-    # time: a file already gone is fine.
+    # Least recently used first (load touches an entry), and only files named as entries are:
+    # HENKIT_CACHE may name a folder that holds other things. Another process may prune at the
+    # same time: a file already gone is skipped.
+    used: list[tuple[float, Path]] = []
+    now = time.time()
     try:
-        entries = sorted(folder.glob("*.json"), key=lambda p: p.stat().st_mtime)
+        names = list(folder.iterdir())
     except OSError:
         return
-    for old in entries[: max(0, len(entries) - MAX_ENTRIES)]:
+    for path in names:
+        try:
+            if _ENTRY.fullmatch(path.name):
+                used.append((path.stat().st_mtime, path))
+            elif _TEMP.fullmatch(path.name) and now - path.stat().st_mtime > STALE_TEMP_S:
+                path.unlink()  # left by a writer that was killed mid-write
+        except OSError:
+            continue
+    used.sort()
+    for _, path in used[: max(0, len(used) - MAX_ENTRIES)]:
         with contextlib.suppress(OSError):
-            old.unlink()
+            path.unlink()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from henkit import arena, tournament_cache
 from henkit.arena import SERIAL, run_tournament
 from henkit.henpen.rules import Rules
+from henkit.hens.rules import Rules as HensRules
 
 SETTINGS = {"game": "henpen", "bots": ["greedy", "threshold:25"], "seed": 3, "executor": SERIAL}
 
@@ -64,6 +66,25 @@ def test_cached_games_equal_played_games_for_both_games_with_and_without_rotatio
             assert read.records == run_tournament(**kwargs, cache=False).records
 
 
+@pytest.mark.parametrize(
+    ("game", "rules"),
+    [
+        ("henpen", Rules.pickomino()),
+        ("henpen", Rules(dice=7, flip_when_nothing_returned=True)),
+        ("hens", HensRules(players=2, removed_breeds=("Pa", "Se"), goal=3, first_player=1)),
+    ],
+)
+def test_games_with_other_rules_are_read_back_too(folder, game, rules):
+    # Every setting of the key must survive JSON unchanged, or the entry would never match and
+    # be replayed and rewritten on every run.
+    kwargs = {"game": game, "bots": ["greedy", "random"], "games": 8, "seed": 2, "rules": rules,
+              "executor": SERIAL}
+    played = run_tournament(**kwargs)
+    read = run_tournament(**kwargs)
+    assert read.cached == 8 and read.records == played.records
+    assert read.records == run_tournament(**kwargs, cache=False).records
+
+
 def test_a_longer_run_plays_only_the_new_games_and_a_shorter_one_reads_a_prefix(folder, played):
     run_tournament(**SETTINGS, games=20, chunk_size=5)
     played.clear()
@@ -83,6 +104,24 @@ def test_progress_starts_at_the_games_read(folder):
     run_tournament(**SETTINGS, games=16, chunk_size=3, on_progress=lambda d, t: calls.append((d, t)))
     assert calls[0] == (10, 16) and calls[-1] == (16, 16)
     assert [d for d, _ in calls] == sorted(d for d, _ in calls)
+
+
+def test_executor_none_chooses_by_the_games_still_to_play(folder, monkeypatch):
+    pools = []
+
+    def pool():
+        pools.append(ThreadPoolExecutor(max_workers=1))
+        return pools[-1]
+
+    monkeypatch.setattr(arena, "default_executor", pool)
+    n = arena.SERIAL_BELOW
+    run_tournament(**SETTINGS, games=n)  # played here (executor=SERIAL)
+    few = run_tournament(**{**SETTINGS, "executor": None}, games=2 * n - 1)  # n - 1 more: here
+    assert pools == [] and few.cached == n
+    many = run_tournament(**{**SETTINGS, "executor": None}, games=3 * n)  # n + 1 more: a pool
+    assert len(pools) == 1 and many.cached == 2 * n - 1
+    assert many.records == run_tournament(**SETTINGS, games=3 * n, cache=False).records
+    pools[0].shutdown()
 
 
 def test_an_all_cached_run_starts_no_process_pool(folder, monkeypatch):
@@ -144,7 +183,7 @@ def test_cache_false_neither_reads_nor_writes(folder, played):
     assert t.cached == 0 and played
 
 
-def test_off_turns_the_cache_off(monkeypatch, tmp_path):
+def test_off_turns_the_cache_off(monkeypatch):
     monkeypatch.setenv("HENKIT_CACHE", " OFF ")
     assert tournament_cache.cache_dir() is None
     run_tournament(**SETTINGS, games=10)
@@ -157,6 +196,8 @@ def test_the_default_folder_is_the_users_cache(monkeypatch, tmp_path):
     assert tournament_cache.cache_dir() == tmp_path / "xdg" / "henkit"
     monkeypatch.delenv("XDG_CACHE_HOME")
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    assert tournament_cache.cache_dir() == tmp_path / "home" / ".cache" / "henkit"
+    monkeypatch.setenv("HENKIT_CACHE", " ")  # empty is unset, not the current directory
     assert tournament_cache.cache_dir() == tmp_path / "home" / ".cache" / "henkit"
 
 
@@ -177,6 +218,15 @@ def damage(path: Path, how: str) -> None:
         rows[3][2] = rows[3][2][:1]
     elif how == "float total":
         rows[3][2][0] = 1.5
+    elif how == "float seed":
+        rows[3][0] = float(rows[3][0])
+    elif how == "bool seats":
+        rows[3][1] = [bool(b) for b in rows[3][1]]
+    elif how == "winner list":
+        rows[3][3] = [[0]]
+    elif how == "nesting":
+        path.write_text('{"games": ' + "[" * 100_000 + "]" * 100_000 + "}")
+        return
     elif how == "winner":
         rows[3][3] = [7]
     elif how == "no winner":
@@ -192,8 +242,8 @@ def damage(path: Path, how: str) -> None:
 
 @pytest.mark.parametrize(
     "how",
-    ["text", "key", "seed", "seats", "totals", "float total", "winner", "no winner",
-     "first player", "row", "games"],
+    ["text", "key", "seed", "float seed", "seats", "bool seats", "totals", "float total",
+     "winner", "winner list", "no winner", "first player", "row", "games", "nesting"],
 )
 def test_a_damaged_entry_is_replayed_and_replaced(folder, played, how):
     good = run_tournament(**SETTINGS, games=12)
@@ -215,12 +265,37 @@ def test_a_cache_that_cannot_be_written_never_stops_a_tournament(tmp_path, monke
     assert run_tournament(**SETTINGS, games=6).cached == 0
 
 
-def test_writes_leave_no_temporary_files_and_never_shrink_an_entry(folder):
+def test_a_write_never_shrinks_an_entry(folder):
     run_tournament(**SETTINGS, games=30)
     key = arena._cache_key("henpen", ("greedy", "threshold:25"), None, 3, True)
     tournament_cache.store(key, tournament_cache.load(key)[:5])
     assert len(tournament_cache.load(key)) == 30
-    assert list(folder.glob("*.tmp")) == []
+
+
+def test_a_failed_write_leaves_no_temporary_file(folder, monkeypatch):
+    def refuse(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(tournament_cache.os, "replace", refuse)
+    t = run_tournament(**SETTINGS, games=6)
+    assert t.games == 6
+    assert list(folder.iterdir()) == []  # the folder was made, and the temporary file removed
+
+
+def test_pruning_removes_stale_temporary_files_and_nothing_but_entries(folder, monkeypatch):
+    monkeypatch.setattr(tournament_cache, "MAX_ENTRIES", 1)
+    folder.mkdir(parents=True)
+    notes = folder / "notes.json"
+    notes.write_text("{}")
+    stale, fresh = folder / "tmpabc123.henkit-tmp", folder / "tmpdef456.henkit-tmp"
+    for f in (notes, stale, fresh):
+        f.write_text("x")
+    os.utime(stale, (1000, 1000))
+    os.utime(notes, (1000, 1000))
+    for seed in range(3):
+        run_tournament(**{**SETTINGS, "seed": seed}, games=4)
+    assert notes.exists() and fresh.exists() and not stale.exists()
+    assert len([p for p in folder.iterdir() if p.name.endswith(".json")]) == 2  # notes + 1
 
 
 def test_the_least_recently_used_entries_go_first(folder, monkeypatch):

@@ -158,8 +158,12 @@ class Arena(w.VBox):
         best = max(t.summary(), key=lambda s: s.win_rate)
         # Games another run already played with these settings are read, not replayed: say so,
         # or a student timing a rerun would wonder how 320 games took no time.
-        read = f" ({t.cached} read from henkit's results cache)" if t.cached else ""
-        say(self.status, f"Played {t.games} games (seed {t.seed}){read}. Most wins: {best}.")
+        if t.cached:
+            done = (f"{t.games} games (seed {t.seed}): {t.games - t.cached} played, {t.cached} "
+                    "read from henkit's results cache")
+        else:
+            done = f"Played {t.games} games (seed {t.seed})"
+        say(self.status, f"{done}. Most wins: {best}.")
         return t
 
     def _show(self, t: Tournament) -> None:

@@ -57,6 +57,24 @@ def test_the_same_seed_gives_the_same_results_and_another_seed_others():
     assert table(1) != table(2)
 
 
+def test_the_status_says_how_many_games_came_from_the_results_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("HENKIT_CACHE", str(tmp_path))
+    a = Arena("hens", ["greedy", "random"], games=4, seed=3, executor=SerialExecutor(),
+              show_chart=False)
+    a.run()
+    first = a.table_html.value
+    assert status_text(a.status).startswith("Played 4 games (seed 3). Most wins: ")
+    a.run()
+    assert status_text(a.status).startswith(
+        "4 games (seed 3): 0 played, 4 read from henkit's results cache. Most wins: ")
+    assert a.table_html.value == first
+    a.games.value = 6
+    a.run()
+    assert status_text(a.status).startswith(
+        "6 games (seed 3): 2 played, 4 read from henkit's results cache. Most wins: ")
+    assert a.progress.value == a.progress.max == 6
+
+
 def test_switching_games_offers_that_games_bots_and_seats():
     a = Arena()
     a.game_select.value = "hens"
