@@ -25,10 +25,10 @@ same settings reads them: all of them, or the first n and plays the rest (`Tourn
 says how many were read; `cache=False` plays every game).
 
 Executors: `executor=None` plays short tournaments (under SERIAL_BELOW games still to play) in
-this process and longer ones on a shared process pool, one worker per core, started once and reused (workers start
-by "forkserver": forking a Jupyter kernel, which runs threads, is unsafe). As with any process
-pool, a *script* that runs a tournament must do so under `if __name__ == "__main__":` (notebooks
-need nothing). A Dask cluster: `run_tournament(..., executor=distributed.Client(addr).get_executor())`.
+this process and longer ones on a shared process pool, one worker per core, started once and
+reused (workers start by "forkserver": forking a Jupyter kernel, which runs threads, is unsafe).
+As with any process pool, a *script* that runs a tournament must do so under
+`if __name__ == "__main__":` (notebooks need nothing). A Dask cluster: `run_tournament(..., executor=distributed.Client(addr).get_executor())`.
 """
 
 from __future__ import annotations
@@ -443,8 +443,12 @@ def run_tournament(
 
 def _cache_key(game: str, specs: tuple[str, ...], rules: Any, seed: int, rotate: bool) -> dict:
     """Everything that fixes a tournament's games (henkit's code is added by the cache)."""
+    if rules is None:  # Henpen without rules plays the default ones: the same games, one entry
+        from henkit.henpen.rules import Rules
+
+        rules = Rules()
     return {"game": game, "bots": list(specs), "seed": seed, "rotate": rotate,
-            "rules": None if rules is None else rules.to_dict()}
+            "rules": rules.to_dict()}
 
 
 def _row(r: GameRecord) -> list:

@@ -85,6 +85,12 @@ def test_games_with_other_rules_are_read_back_too(folder, game, rules):
     assert read.records == run_tournament(**kwargs, cache=False).records
 
 
+def test_the_default_rules_given_or_not_are_one_entry(folder):
+    run_tournament(**SETTINGS, games=6)
+    assert run_tournament(**SETTINGS, games=6, rules=Rules()).cached == 6
+    assert len(entries(folder)) == 1
+
+
 def test_a_longer_run_plays_only_the_new_games_and_a_shorter_one_reads_a_prefix(folder, played):
     run_tournament(**SETTINGS, games=20, chunk_size=5)
     played.clear()
