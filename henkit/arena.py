@@ -34,6 +34,7 @@ As with any process pool, a *script* that runs a tournament must do so under
 from __future__ import annotations
 
 import atexit
+import dataclasses
 import math
 import multiprocessing
 import os
@@ -404,9 +405,27 @@ def run_tournament(
 
     rotate = bool(rotate)
     key = _cache_key(game, specs, rules, seed, rotate) if cache else None
-    known = _cached_records(key, labels, seed, rotate, games) if key else []
-    first = len(known)  # games from here on are played
-    chunks = [_Chunk(game, specs, labels, rules, seed, rotate, a, min(a + chunk_size, games))
+    whole_run = _Chunk(game, specs, labels, rules, seed, rotate, 0, games)
+    if key is None:
+        return _run(whole_run, chunk_size, executor, [], on_progress)
+    with tournament_cache.hold(key):  # the same tournament elsewhere: wait, then read it
+        known = _cached_records(key, labels, seed, rotate, games)
+        t = _run(whole_run, chunk_size, executor, known, on_progress)
+        if t.cached < t.games:
+            tournament_cache.store(key, [_row(r) for r in t.records])
+    return t
+
+
+def _run(
+    whole_run: _Chunk,
+    chunk_size: int,
+    executor: Executor | str | None,
+    known: list[GameRecord],
+    on_progress: Progress | None,
+) -> Tournament:
+    """Play the games of `whole_run` after the `known` ones (read from the cache)."""
+    games, first = whole_run.stop, len(known)  # games from `first` on are played
+    chunks = [dataclasses.replace(whole_run, start=a, stop=min(a + chunk_size, games))
               for a in range(first, games, chunk_size)]
     serial = not chunks or executor == SERIAL or (executor is None and games - first < SERIAL_BELOW)
     report = on_progress or (lambda done, total: None)
@@ -433,9 +452,8 @@ def run_tournament(
                 fut.cancel()
             raise
     played = [r for c in chunks for r in results[c.start]]
-    if key and played:
-        tournament_cache.store(key, [_row(r) for r in (*known, *played)])
-    return Tournament(game, specs, labels, seed, rotate, (*known, *played), cached=first)
+    w = whole_run
+    return Tournament(w.game, w.specs, w.labels, w.seed, w.rotate, (*known, *played), cached=first)
 
 
 # -- the shared cache of played games ----------------------------------------------------------

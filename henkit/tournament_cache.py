@@ -19,10 +19,10 @@ a game its settings could not have played, is removed and replayed. Beyond MAX_E
 recently used entries are removed. A cache that cannot be read or written (a read-only disk) is
 skipped: it never stops a tournament.
 
-Left simple on purpose: two processes that start the same tournament before either has stored
-it both play it (no lock: it costs time, never correctness), and the fingerprint is taken when
-henkit.arena is imported, so a developer editing henkit's files under a running kernel should
-restart it (as for any edit, since modules are imported once).
+A run holds its entry's lock (`hold`) from reading to storing, so processes that start the same
+tournament together play it once. The fingerprint is taken when henkit.arena is imported: a
+developer editing henkit's files under a running kernel should restart it (as for any edit,
+since modules are imported once).
 """
 
 from __future__ import annotations
@@ -35,13 +35,18 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-__all__ = ["MAX_ENTRIES", "OFF", "cache_dir", "fingerprint", "load", "store"]
+try:
+    import fcntl
+except ImportError:  # not on Windows: runs there simply do not wait for each other
+    fcntl = None  # type: ignore[assignment]
+
+__all__ = ["MAX_ENTRIES", "OFF", "cache_dir", "fingerprint", "hold", "load", "store"]
 
 OFF = "off"
 """HENKIT_CACHE=off turns the cache off."""
@@ -96,6 +101,28 @@ def fingerprint() -> str:
 def _path(folder: Path, key: dict[str, Any]) -> Path:
     text = json.dumps({"code": _FINGERPRINT, **key}, sort_keys=True)
     return folder / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
+
+
+@contextlib.contextmanager
+def hold(key: dict[str, Any]) -> Iterator[None]:
+    """Hold the entry for these settings while a run reads, plays and stores it.
+
+    A second process (or thread) running the same tournament meanwhile waits here, then reads
+    what the first stored, instead of playing the same games at the same time: the five kernels
+    a class server preheats for a dashboard at startup play its tournaments once, not five
+    times. The lock (flock) goes with its holder, even one that dies. No lock is taken when the
+    cache is off or cannot be written, or where flock does not exist.
+    """
+    folder = cache_dir()
+    with contextlib.ExitStack() as stack:  # closing the file releases the lock
+        if folder is not None and fcntl is not None:
+            try:
+                folder.mkdir(parents=True, exist_ok=True)
+                lock = stack.enter_context(open(_path(folder, key).with_suffix(".lock"), "a"))
+                fcntl.flock(lock, fcntl.LOCK_EX)
+            except OSError:
+                pass  # no lock: two runs may play the same games, which costs time only
+        yield
 
 
 def load(key: dict[str, Any], check: Callable[[int, Row], bool] = lambda g, row: True) -> list[Row]:
@@ -175,5 +202,6 @@ def _prune(folder: Path) -> None:
             continue
     used.sort()
     for _, path in used[: max(0, len(used) - MAX_ENTRIES)]:
-        with contextlib.suppress(OSError):
-            path.unlink()
+        for gone in (path, path.with_suffix(".lock")):
+            with contextlib.suppress(OSError):
+                gone.unlink()

@@ -5,6 +5,9 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import subprocess
+import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -285,7 +288,8 @@ def test_a_failed_write_leaves_no_temporary_file(folder, monkeypatch):
     monkeypatch.setattr(tournament_cache.os, "replace", refuse)
     t = run_tournament(**SETTINGS, games=6)
     assert t.games == 6
-    assert list(folder.iterdir()) == []  # the folder was made, and the temporary file removed
+    left = sorted(p.suffix for p in folder.iterdir())
+    assert left == [".lock"]  # the run's lock; no entry, and the temporary file was removed
 
 
 def test_pruning_removes_stale_temporary_files_and_nothing_but_entries(folder, monkeypatch):
@@ -302,6 +306,7 @@ def test_pruning_removes_stale_temporary_files_and_nothing_but_entries(folder, m
         run_tournament(**{**SETTINGS, "seed": seed}, games=4)
     assert notes.exists() and fresh.exists() and not stale.exists()
     assert len([p for p in folder.iterdir() if p.name.endswith(".json")]) == 2  # notes + 1
+    assert len(list(folder.glob("*.lock"))) == 1  # a pruned entry's lock goes with it
 
 
 def test_the_least_recently_used_entries_go_first(folder, monkeypatch):
@@ -317,3 +322,55 @@ def test_the_least_recently_used_entries_go_first(folder, monkeypatch):
     assert run_tournament(**{**SETTINGS, "seed": 0}, games=4).cached == 4  # seed 0: used now
     run_tournament(**{**SETTINGS, "seed": 9}, games=4)  # a fourth entry: one must go
     assert [path(s).exists() for s in (0, 1, 2, 9)] == [True, False, True, True]
+
+
+def test_a_run_of_the_same_tournament_in_another_thread_waits_then_reads(folder, monkeypatch):
+    # The first run holds its entry while it plays; the second starts meanwhile, waits, and
+    # reads every game instead of playing them again.
+    holding, release = threading.Event(), threading.Event()
+    real, played_by = arena.play_chunk, []
+
+    def slow(chunk):
+        played_by.append(threading.current_thread().name)
+        if threading.current_thread().name == "first":
+            holding.set()
+            release.wait(10)
+        return real(chunk)
+
+    monkeypatch.setattr(arena, "play_chunk", slow)
+    out: dict[str, object] = {}
+
+    def run(name: str) -> None:
+        out[name] = run_tournament(**SETTINGS, games=8, chunk_size=8)
+
+    first = threading.Thread(target=run, args=("first",), name="first")
+    first.start()
+    assert holding.wait(10)
+    second = threading.Thread(target=run, args=("second",), name="second")
+    second.start()
+    second.join(0.5)
+    assert second.is_alive()  # waiting for the first run's entry, not playing
+    release.set()
+    first.join(10)
+    second.join(10)
+    assert played_by == ["first"]
+    assert out["second"].cached == 8 and out["second"].records == out["first"].records
+
+
+def test_a_run_in_another_process_waits_for_the_holder(folder):
+    key = arena._cache_key("henpen", ("greedy", "threshold:25"), None, 3, True)
+    script = (
+        "from henkit.arena import run_tournament\n"
+        "t = run_tournament('henpen', ['greedy', 'threshold:25'], games=8, seed=3, "
+        "executor='serial')\n"
+        "print(t.cached)\n"
+    )
+    rows = [arena._row(r) for r in run_tournament(**SETTINGS, games=8, cache=False).records]
+    with tournament_cache.hold(key):
+        other = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
+                                 text=True, env={**os.environ, "HENKIT_CACHE": str(folder)})
+        with pytest.raises(subprocess.TimeoutExpired):
+            other.wait(3)  # it imports henkit, then waits for this hold
+        tournament_cache.store(key, rows)
+    out, _ = other.communicate(timeout=60)
+    assert out.strip() == "8"  # every game read from what the holder stored
