@@ -28,7 +28,8 @@ Executors: `executor=None` plays short tournaments (under SERIAL_BELOW games sti
 this process and longer ones on a shared process pool, one worker per core, started once and
 reused (workers start by "forkserver": forking a Jupyter kernel, which runs threads, is unsafe).
 As with any process pool, a *script* that runs a tournament must do so under
-`if __name__ == "__main__":` (notebooks need nothing). A Dask cluster: `run_tournament(..., executor=distributed.Client(addr).get_executor())`.
+`if __name__ == "__main__":` (notebooks need nothing). A Dask cluster:
+`run_tournament(..., executor=distributed.Client(addr).get_executor())`.
 """
 
 from __future__ import annotations

@@ -43,7 +43,7 @@ import numpy as np
 
 try:
     import fcntl
-except ImportError:  # not on Windows: runs there simply do not wait for each other
+except ImportError:  # Windows has no flock: runs there do not wait for each other
     fcntl = None  # type: ignore[assignment]
 
 __all__ = ["MAX_ENTRIES", "OFF", "cache_dir", "fingerprint", "hold", "load", "store"]
