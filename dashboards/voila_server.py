@@ -6,9 +6,10 @@ kernel's replies with `AsyncZMQSocketChannel.get_msg(timeout=None)`, i.e. one un
 now and then that edge is consumed without the waiting poll being woken: the reply sits
 in the socket (`zmq.EVENTS` reports it readable), the poll waits forever, and the viewer's page
 never finishes loading (measured here: 10 of 188 pages opened one after another while Voilà
-refilled its preheated kernels; the CI run on record lost one). A bounded poll does not have this failure: when its time is up pyzmq
-asks the socket directly (`zmq_poll` with timeout 0) and finds the message. So here every
-unbounded wait becomes a loop of one-second waits; a normal reply still wakes it at once.
+refilled its preheated kernels; the CI run on record lost one). A bounded poll does not have
+this failure: when its time is up pyzmq asks the socket directly (`zmq_poll` with timeout 0)
+and finds the message. So here every unbounded wait becomes a loop of one-second waits; a
+normal reply still wakes it at once.
 """
 
 from __future__ import annotations

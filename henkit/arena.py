@@ -410,7 +410,7 @@ def run_tournament(
     if key is None:
         return _run(whole_run, chunk_size, executor, [], on_progress)
     with tournament_cache.hold(key):  # the same tournament elsewhere: wait, then read it
-        known = _cached_records(key, labels, seed, rotate, games)
+        known = _cached_records(key, whole_run)
         t = _run(whole_run, chunk_size, executor, known, on_progress)
         if t.cached < t.games:
             tournament_cache.store(key, [_row(r) for r in t.records])
@@ -474,10 +474,9 @@ def _row(r: GameRecord) -> list:
     return [r.seed, list(r.seats), list(r.totals), list(r.winners), r.first_player]
 
 
-def _cached_records(
-    key: dict, labels: tuple[str, ...], seed: int, rotate: bool, games: int
-) -> list[GameRecord]:
-    """The first (up to) `games` games of the cached run with these settings."""
+def _cached_records(key: dict, whole_run: _Chunk) -> list[GameRecord]:
+    """The first (up to) `whole_run.stop` games of the cached run with these settings."""
+    labels, seed, rotate = whole_run.labels, whole_run.seed, whole_run.rotate
     k = len(labels)
 
     def is_int(x: Any, below: int | None = None) -> bool:
@@ -499,7 +498,7 @@ def _cached_records(
             and is_int(first_player, k)
         )
 
-    rows = tournament_cache.load(key, check)[:games]
+    rows = tournament_cache.load(key, check)[: whole_run.stop]
     return [GameRecord(g, s, tuple(seats), tuple(labels[b] for b in seats), tuple(totals),
                        tuple(winners), first_player)
             for g, (s, seats, totals, winners, first_player) in enumerate(rows)]

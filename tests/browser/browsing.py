@@ -72,7 +72,7 @@ def isolated_env(home: Path) -> dict[str, str]:
     )
     env.pop("JUPYTER_PATH", None)  # serve.sh sets it to the dashboards' template
     # Served as `make serve` serves: the kernels share a results cache, here under `home`, empty
-    # at the start (the unit tests and notebook runs turn it off: tests/conftest.py).
+    # at the start (the unit tests and notebook runs turn it off: conftest.py).
     env.pop("HENKIT_CACHE", None)
     return env
 
