@@ -1,6 +1,6 @@
 """Hens, the card game: rules engine, exact draw odds, bots and simulation (numpy only).
 
-Start with `new_game(players, seed)`; read `HensState`, `Barnyard`, `score` and the bots.
+Start with `State.new(players, seed=...)`; read `State`, `Barnyard`, `score` and the bots.
 """
 
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
@@ -12,14 +12,13 @@ from henkit.hens.odds import chance_at_least_one, draw_odds, expected_number
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score, ScoreLine, score, total, winners
 from henkit.hens.simulate import GameResult, play_game, simulate
-from henkit.hens.state import TERMINAL, HensState, new_game
-from henkit.hens.view import HensView, sample_state
+from henkit.hens.state import TERMINAL, Phase, State
+from henkit.hens.view import View, sample_state
 
 __all__ = [
     "BOTS", "BREEDS", "CARDS", "DECK", "GOALS", "TERMINAL", "Barnyard", "Breed", "Card",
-    "Discard", "Draw", "GameResult", "GoalCard", "GreedyBot", "Group", "HensState", "HensView",
-    "LookaheadBot", "Place", "PlaceCoop", "PlaceRooster", "RandomBot", "Rules", "Score",
-    "ScoreLine", "card", "chance_at_least_one", "deck_cards", "draw_odds", "expected_number",
-    "goal_card", "make_bot", "new_game", "play_game", "sample_state", "score", "simulate",
-    "total", "winners",
+    "Discard", "Draw", "GameResult", "GoalCard", "GreedyBot", "Group", "LookaheadBot", "Phase",
+    "Place", "PlaceCoop", "PlaceRooster", "RandomBot", "Rules", "Score", "ScoreLine", "State",
+    "View", "card", "chance_at_least_one", "deck_cards", "draw_odds", "expected_number",
+    "goal_card", "make_bot", "play_game", "sample_state", "score", "simulate", "total", "winners",
 ]

@@ -2,16 +2,19 @@
 
 Chance outcomes (the card a deck draw brings) are plain `Card`s. A card may be given by its code
 ('Pa3') or its int: the action holds the `Card`, so `Place("Pa3", (0, 1)) == Place(card("Pa3"),
-(0, 1))`. A cell given as a list [row, col] is held as a tuple.
+(0, 1))`. A cell given as a list [row, col] is held as a tuple. Every action checks what it is
+given when it is built (one card check, `cards.card`; one cell check, `barnyard.check_cell`) and
+raises ValueError saying what is allowed; whether the move is legal is the state's to say.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
-from numbers import Integral
+from functools import cache, lru_cache
 
-from henkit.hens.barnyard import CELL_OF, Cell, bit
+import numpy as np
+
+from henkit.hens.barnyard import CELL_OF, Cell, bit, bit_list, check_cell
 from henkit.hens.cards import CARDS, NUM_KINDS, Card, card
 
 DECK = -1
@@ -19,11 +22,10 @@ DECK = -1
 whose pile it is; the words count players from 1: `Draw(0, ...)` draws from player 1's pile)."""
 
 
-def _as_card(value: object) -> Card:
-    """value as a Card: a code such as 'Pa3' or a card's int; ValueError if it names no card."""
-    if isinstance(value, Integral) and not isinstance(value, bool):
-        value = int(value)  # numpy ints too
-    return card(value)  # raises for bools, floats, None and unknown codes
+def _cell_ok(cell: object) -> bool:
+    """True for the engine's own cells (a tuple of two ints in range): the quick path."""
+    return type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int \
+        and type(cell[1]) is int and -1 <= cell[0] <= 4 and -1 <= cell[1] <= 4
 
 
 # The engine builds its actions from Cards and tuples, so each check below is one type test;
@@ -38,8 +40,22 @@ class Draw:
     card: Card | None = None  # the top card of the pile; None for the deck (its card is chance)
 
     def __post_init__(self) -> None:
-        if self.card is not None and type(self.card) is not Card:
-            object.__setattr__(self, "card", _as_card(self.card))
+        source = self.source
+        if type(source) is not int:
+            if isinstance(source, bool) or not isinstance(source, int | np.integer):
+                what = f"{source!r} is not a player" if isinstance(source, bool | np.bool_) \
+                    else f"cannot draw from {_short(source)}"
+                raise ValueError(f"{what}: a Draw's source is the deck (DECK) or the seat index "
+                                 "of the player whose pile it is (0 is player 1)")
+            object.__setattr__(self, "source", int(source))
+        if self.source < DECK:
+            raise ValueError(f"cannot draw from {self.source}: a Draw's source is the deck (DECK) "
+                             "or the seat index of the player whose pile it is (0 is player 1)")
+        if self.card is not None:
+            if self.source == DECK:
+                raise ValueError("a draw from the deck names no card: the deck's card is chance")
+            if type(self.card) is not Card:
+                object.__setattr__(self, "card", card(self.card))
 
     def __str__(self) -> str:
         if self.source == DECK:
@@ -51,11 +67,12 @@ class Draw:
 
 
 def _normalise_placement(action: Place | PlaceCoop) -> None:
-    """Accept a card as its code ('Pa2') or number and a cell as a list ([0, 1]), as JSON has them."""
+    """Accept a card as its code ('Pa2') or number and a cell as a list ([0, 1]), as JSON has them;
+    ValueError for anything else."""
     if type(action.card) is not Card:
-        object.__setattr__(action, "card", _as_card(action.card))
-    if type(action.cell) is list:
-        object.__setattr__(action, "cell", tuple(action.cell))
+        object.__setattr__(action, "card", card(action.card))
+    if not _cell_ok(action.cell):
+        object.__setattr__(action, "cell", check_cell(action.cell))
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,7 +118,7 @@ class Discard:
 
     def __post_init__(self) -> None:
         if type(self.card) is not Card:
-            object.__setattr__(self, "card", _as_card(self.card))
+            object.__setattr__(self, "card", card(self.card))
 
     def __str__(self) -> str:
         return f"discard {self.card}"
@@ -117,8 +134,8 @@ class PlaceRooster:
     cell: Cell | None
 
     def __post_init__(self) -> None:
-        if type(self.cell) is list:
-            object.__setattr__(self, "cell", tuple(self.cell))
+        if self.cell is not None and not _cell_ok(self.cell):
+            object.__setattr__(self, "cell", check_cell(self.cell))
 
     def __str__(self) -> str:
         if self.cell is None:
@@ -146,22 +163,48 @@ DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
 DRAW_DECK = Draw(DECK)
 
 
-def place(card: int, cell: Cell) -> Place:
-    """The shared Place action of card at cell."""
-    return PLACE_AT[card][bit(cell)]
+def place(k: int, cell: Cell) -> Place:
+    """The shared Place action of card k at cell."""
+    return PLACE_AT[card(k)][bit(check_cell(cell))]
 
 
-def place_coop(card: int, cell: Cell) -> PlaceCoop:
-    """The shared PlaceCoop action of card at cell."""
-    return COOP_AT[card][bit(cell)]
+def place_coop(k: int, cell: Cell) -> PlaceCoop:
+    """The shared PlaceCoop action of card k at cell."""
+    return COOP_AT[card(k)][bit(check_cell(cell))]
 
 
-def discard(card: int) -> Discard:
-    """The shared Discard action of card."""
-    return DISCARDS[card]
+@lru_cache(maxsize=1 << 16)  # the same few hundred (card, mask) pairs come up game after game
+def hen_places(k: int, mask: int) -> tuple[Place, ...]:
+    """The shared Place actions of card k at every cell of a cell mask, top row first."""
+    row = PLACE_AT[k]
+    return tuple(row[i] for i in bit_list(mask))
+
+
+@lru_cache(maxsize=1 << 16)
+def coop_places(k: int, mask: int) -> tuple[PlaceCoop, ...]:
+    """The shared PlaceCoop actions of card k at every cell of a cell mask, top row first."""
+    row = COOP_AT[k]
+    return tuple(row[i] for i in bit_list(mask))
+
+
+def discard(k: int) -> Discard:
+    """The shared Discard action of card k."""
+    return DISCARDS[k] if type(k) is Card else DISCARDS[card(k)]
+
+
+def draw(source: int, k: int | None = None) -> Draw:
+    """The (shared) Draw action from source (DECK or a seat), naming the pile's top card k."""
+    if type(source) is int and (k is None or type(k) is Card):
+        return _draw(source, k)
+    return Draw(source, k)
 
 
 @cache
-def draw(source: int, card: int | None = None) -> Draw:
-    """The (shared) Draw action."""
-    return Draw(source, CARDS[card] if card is not None else None)
+def _draw(source: int, k: Card | None) -> Draw:
+    return Draw(source, k)
+
+
+def _short(x: object) -> str:
+    """repr(x), cut short (a bad value may be huge)."""
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."

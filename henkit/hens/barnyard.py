@@ -5,16 +5,26 @@ at (0, 0), so row 0 is the top line when printed. A new card may go just outside
 row -1 or col -1 (the barnyard then shifts so the box starts at (0, 0) again) - this is how the
 barnyard grows in every direction from the first card (DECISIONS H5, H6).
 
+The placement rules each have one home here, a function named after the rule:
+`fits_beside` (rulebook "Place a Hen card": same breed, or numbers one apart; in cards.py),
+`first_card_problem` (H5), `touch_problem` (a new card goes beside a placed one), `fits_box` (H6),
+`placement_problem` (all of them for one card, with H9 for coops), `layout_problem` (a whole
+barnyard), `rooster_problem` (H10) and `components` (the groups of H11: the one flood fill).
+
 Speed: cells are bits of Python ints (8 bits per row, one spare row and column all around), so
-neighbours are shifts and groups are flood fills on masks. A bot can try hundreds of placements
-per turn without building objects.
+neighbours are shifts. `Barnyard.hen_mask` and `Barnyard.open_mask` give every cell where a card
+may go at once: they are a fast form of `placement_problem`, proved equal to it by
+tests/hens/test_speedups.py; a bot can try hundreds of placements per turn without building
+objects.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 
+from henkit.checks import whole
 from henkit.hens.cards import (
     BREED_OF,
     BREEDS,
@@ -68,51 +78,137 @@ def bits_of(m: int) -> Iterator[int]:
         m ^= low
 
 
-_BIT_LISTS: dict[int, tuple[int, ...]] = {}
-
-
+@lru_cache(maxsize=1 << 16)  # masks recur a lot in play
 def bit_list(m: int) -> tuple[int, ...]:
-    """The set bit indices of a mask as a tuple, memoised (masks recur a lot in play)."""
-    got = _BIT_LISTS.get(m)
-    if got is None:
-        if len(_BIT_LISTS) > 200_000:  # bound the memory of very long runs
-            _BIT_LISTS.clear()
-        got = _BIT_LISTS[m] = tuple(bits_of(m))
-    return got
+    """The set bit indices of a mask as a tuple, lowest first."""
+    return tuple(bits_of(m))
 
 
-def _fits_box(h: int, w: int) -> bool:
-    return (h <= 3 and w <= 4) or (h <= 4 and w <= 3)
+def components(m: int) -> Iterator[int]:
+    """The groups of cells of mask m joined by sides (not corners), each as a mask, lowest
+    first: the one flood fill behind groups (H11), group sizes and the "cards touch" check."""
+    while m:
+        comp = m & -m
+        while True:
+            grown = (comp | comp << 1 | comp >> 1 | comp << STRIDE | comp >> STRIDE) & m
+            if grown == comp:
+                break
+            comp = grown
+        m ^= comp
+        yield comp
 
 
-def _allowed(h: int, w: int) -> int:
-    """Mask of cells where a card keeps a h x w barnyard inside a 3x4 or 4x3 box."""
-    m = 0
-    for r in range(-1, h + 1):
-        for c in range(-1, w + 1):
-            hh = h + (r == -1) + (r == h)
-            ww = w + (c == -1) + (c == w)
-            if _fits_box(hh, ww):
-                m |= 1 << bit((r, c))
-    return m
+def fits_box(rows: int, cols: int) -> bool:
+    """DECISIONS H6: a barnyard spanning rows x cols fits inside a 3x4 or a 4x3 box."""
+    return (rows <= 3 and cols <= 4) or (rows <= 4 and cols <= 3)
 
 
-ALLOWED = {(h, w): _allowed(h, w) for h in range(1, 5) for w in range(1, 5) if _fits_box(h, w)}
+FIRST_CELL: Cell = (0, 0)
+"""Where the first card goes (H5: anywhere; the barnyard's frame starts at it)."""
+
+
+def _grown(h: int, w: int, cell: Cell) -> tuple[int, int]:
+    """The (rows, cols) of a h x w barnyard once a card goes at cell (just outside it at most)."""
+    r, c = cell
+    return (h + (r == -1) + (r == h), w + (c == -1) + (c == w))
+
+
+def _open_in_box(h: int, w: int) -> int:
+    """Mask of the cells where a card keeps a h x w barnyard inside the box (H6)."""
+    return sum(1 << bit((r, c)) for r in range(-1, h + 1) for c in range(-1, w + 1)
+               if fits_box(*_grown(h, w, (r, c))))
+
+
+# Speed table of `fits_box`: the cells each barnyard shape may grow into.
+IN_BOX = {(h, w): _open_in_box(h, w) for h in range(1, 5) for w in range(1, 5) if fits_box(h, w)}
 _DIRS = ((-1, 0, "above"), (1, 0, "below"), (0, -1, "to the left"), (0, 1, "to the right"))
-_NOT_A_CELL = "a cell is (row, col) with whole numbers; row and col go from -1 to 4"
+_NOT_A_CELL = "a cell is (row, col): two whole numbers from -1 to 4"
 
 
 def check_cell(cell: object) -> Cell:
-    """Return cell as a (row, col) tuple of ints, or raise ValueError saying what a cell is."""
-    if (
-        isinstance(cell, (tuple, list))
-        and len(cell) == 2
-        and all(isinstance(x, int) and not isinstance(x, bool) for x in cell)
-    ):
-        r, c = int(cell[0]), int(cell[1])
-        if -1 <= r <= 4 and -1 <= c <= 4:
+    """Return cell as a (row, col) tuple of ints, or raise ValueError saying what a cell is.
+
+    The one cell check of every action and method: a tuple or list of two whole numbers (numpy
+    integers too, never bools) from -1 to 4."""
+    if type(cell) is tuple and cell in BIT_OF and type(cell[0]) is int and type(cell[1]) is int:
+        return cell  # the engine's own cells: the quick path
+    if isinstance(cell, (tuple, list)) and len(cell) == 2:
+        try:
+            r, c = whole(cell[0], "a row", -1, 4), whole(cell[1], "a column", -1, 4)
+        except ValueError:
+            pass
+        else:
             return (r, c)
-    raise ValueError(f"{cell!r} is not a cell: {_NOT_A_CELL}")
+    raise ValueError(f"{_short(cell)} is not a cell: {_NOT_A_CELL}")
+
+
+def _short(x: object) -> str:
+    """repr(x), cut short (a bad value may be huge)."""
+    text = repr(x)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def first_card_problem(cell: Cell) -> str | None:
+    """DECISIONS H5: the first card goes anywhere; it starts the frame at (0, 0)."""
+    if cell != FIRST_CELL:
+        return "the first card starts the barnyard at (0, 0)"
+    return None
+
+
+def touch_problem(yard: Barnyard, cell: Cell) -> str | None:
+    """Rulebook "Place a Hen card": a new card goes on a free place beside (not diagonal to) a
+    placed card."""
+    r, c = cell
+    if yard.content(r, c) != EMPTY:
+        return "that place is already taken"
+    if all(yard.content(r + dr, c + dc) == EMPTY for dr, dc, _ in _DIRS):
+        return "a new card must touch a placed card by a side"
+    return None
+
+
+def box_problem(yard: Barnyard, cell: Cell) -> str | None:
+    """DECISIONS H6: after the placement the cards fit inside a 3x4 or a 4x3 box."""
+    if not fits_box(*_grown(yard.h, yard.w, cell)):
+        return "the barnyard must fit inside a 3x4 or 4x3 box"
+    return None
+
+
+def neighbour_problem(yard: Barnyard, k: int, cell: Cell) -> str | None:
+    """Rulebook "Place a Hen card": a hen respects each neighbouring hen (`fits_beside`); a coop
+    neighbour constrains nothing (H9)."""
+    r, c = cell
+    for dr, dc, where in _DIRS:
+        v = yard.content(r + dr, c + dc)
+        if 0 <= v < NUM_KINDS and not fits_beside(k, v):
+            return (f"the hen {where}, {CODES[v]}, is another breed and its number is not one apart "
+                    f"from {NUMBER_OF[k]} (a hen must match each neighbouring hen's breed or be "
+                    "one number higher or lower)")
+    return None
+
+
+def placement_problem(yard: Barnyard, k: int, cell: Cell, coop: bool = False) -> str | None:
+    """Why card k may not go at cell (as a hen, or face down as a coop); None when it may.
+
+    The plain placement rules, in the rulebook's order: the first card (H5), beside a placed
+    card, inside the box (H6), and for a hen each neighbouring hen (a coop has no constraint
+    and makes none, H9)."""
+    if not yard.n:
+        return first_card_problem(cell)
+    why = touch_problem(yard, cell) or box_problem(yard, cell)
+    if why or coop:
+        return why
+    return neighbour_problem(yard, k, cell)
+
+
+def rooster_problem(yard: Barnyard, cell: Cell | None) -> str | None:
+    """DECISIONS H10: the rooster stands on one of the player's hens (never a coop); it stays
+    off (None) only when the barnyard has no hen."""
+    if cell is None:
+        return "the rooster must go on one of your hens: name its cell" if yard.hen else None
+    if yard.at(cell) is None:
+        what = "a chicken coop" if yard.is_coop(cell) else "an empty place"
+        return f"the rooster must stand on one of your hens, and {cell} is {what}"
+    return None
 
 
 @dataclass(frozen=True)
@@ -179,10 +275,16 @@ class Barnyard:
         """Where the rooster token stands, or None."""
         return CELL_OF[self.rooster] if self.rooster >= 0 else None
 
+    def content(self, row: int, col: int) -> int:
+        """The grid content at (row, col): a card's int for a hen, COOP + card for a coop
+        (HIDDEN when its card is unknown), EMPTY for a free place or a place off the grid."""
+        if -1 <= row <= 4 and -1 <= col <= 4:
+            return self.grid[bit((row, col))]
+        return EMPTY
+
     def at(self, cell: Cell) -> Card | None:
         """The hen at cell, or None for an empty place or a coop."""
-        r, c = check_cell(cell)
-        v = self.grid[bit((r, c))]
+        v = self.grid[bit(check_cell(cell))]
         return CARDS[v] if 0 <= v < NUM_KINDS else None
 
     def is_coop(self, cell: Cell) -> bool:
@@ -202,6 +304,10 @@ class Barnyard:
         """Cells holding a chicken coop, top row first."""
         return [CELL_OF[i] for i in bits_of(self.coop)]
 
+    def hidden_coops(self) -> int:
+        """How many coops show no card (face down to this viewer)."""
+        return sum(1 for i in bits_of(self.coop) if self.grid[i] == HIDDEN)
+
     def cards(self) -> list[Card]:
         """Every card in the barnyard, hens and (known) coops alike, for accounting."""
         out = []
@@ -214,75 +320,58 @@ class Barnyard:
         return out
 
     # ----- placement -----
-    def _frontier(self) -> int:
-        """Mask of the cells where the next card may go (touching, inside the box)."""
+    def open_mask(self) -> int:
+        """Mask of the cells where the next card may go face down (touching, inside the box):
+        the fast form of `placement_problem(..., coop=True)`."""
         front = self._front
         if front < 0:
             if self.n == 0:
-                front = 1 << bit((0, 0))
+                front = 1 << bit(FIRST_CELL)
             else:
-                front = spread(self.occ) & ~self.occ & ALLOWED[(self.h, self.w)]
+                front = spread(self.occ) & ~self.occ & IN_BOX[(self.h, self.w)]
             self._front = front
         return front
 
-    def _hen_mask(self, k: int) -> int:
-        """Mask of cells where hen k may go."""
+    def hen_mask(self, k: int) -> int:
+        """Mask of the cells where card k may go as a hen: the fast form of `placement_problem`
+        (no cell beside a hen that is another breed and not one number apart, `fits_beside`)."""
         front = self._front
         if front < 0:
-            front = self._frontier()
+            front = self.open_mask()
         n = NUMBER_OF[k]
         bad = self.hen & ~self.breeds[BREED_OF[k]] & ~self.nums[n - 1] & ~self.nums[n + 1]
         return front & ~spread(bad) if bad else front
 
     def hen_cells(self, k: int | str) -> list[Cell]:
         """Cells where card k (a Card, its int or a code like 'Pa3') may go as a hen."""
-        if type(k) is not Card:
-            k = card(k)  # ValueError naming what a card may be
-        return [CELL_OF[i] for i in bits_of(self._hen_mask(k))]
+        return [CELL_OF[i] for i in bits_of(self.hen_mask(card(k)))]
 
     def coop_cells(self) -> list[Cell]:
         """Cells where any card may go face down as a chicken coop."""
-        return [CELL_OF[i] for i in bits_of(self._frontier())]
+        return [CELL_OF[i] for i in bits_of(self.open_mask())]
 
     def check_place(self, k: int | str, cell: Cell, coop: bool = False) -> None:
         """Raise ValueError naming the rule (and the neighbour) that forbids this placement."""
         k = card(k)
-        r, c = check_cell(cell)
-        what = f"{k} as a chicken coop" if coop else str(k)
-        if self.n == 0:
-            if (r, c) != (0, 0):
-                raise ValueError(
-                    f"{what} cannot go at {(r, c)}: the first card starts the barnyard at (0, 0)"
-                )
-            return
-        i = bit((r, c))
-        if self.occ >> i & 1:
-            raise ValueError(f"{what} cannot go at {(r, c)}: that place is already taken")
-        if not (spread(self.occ) >> i & 1):
-            raise ValueError(
-                f"{what} cannot go at {(r, c)}: a new card must touch a placed card by a side"
-            )
-        if not (ALLOWED[(self.h, self.w)] >> i & 1):
-            raise ValueError(
-                f"{what} cannot go at {(r, c)}: the barnyard must fit inside a 3x4 or 4x3 box"
-            )
-        if coop:
-            return
-        for dr, dc, where in _DIRS:
-            v = self.grid[bit((r + dr, c + dc))] if -1 <= r + dr <= 4 and -1 <= c + dc <= 4 else -1
-            if 0 <= v < NUM_KINDS and not fits_beside(k, v):
-                raise ValueError(
-                    f"{k} cannot go at {(r, c)}: the hen {where}, {CODES[v]}, is another breed and "
-                    f"its number is not one apart from {NUMBER_OF[k]} (a hen must match each "
-                    "neighbouring hen's breed or be one number higher or lower)"
-                )
+        cell = check_cell(cell)
+        if not isinstance(coop, bool):
+            raise ValueError(f"coop must be True or False, not {_short(coop)}")
+        why = placement_problem(self, k, cell, coop)
+        if why:
+            what = f"{k} as a chicken coop" if coop else str(k)
+            raise ValueError(f"{what} cannot go at {cell}: {why}")
 
     def place(self, k: int | str, cell: Cell, coop: bool = False) -> Barnyard:
-        """A new barnyard with card k at cell, as a hen or face down as a coop (checked)."""
+        """A new barnyard with card k at cell, as a hen or face down as a coop; ValueError naming
+        the rule when it may not go there."""
         k = card(k)
         cell = check_cell(cell)
-        self.check_place(k, cell, coop)
-        return self._put(k, bit(cell), coop)
+        i = bit(cell)
+        if coop is not True and coop is not False:
+            raise ValueError(f"coop must be True or False, not {_short(coop)}")
+        if not ((self.open_mask() if coop else self.hen_mask(k)) >> i & 1):
+            self.check_place(k, cell, coop)  # raises the rule's reason
+        return self._put(k, i, coop)
 
     def _put(self, k: int, i: int, coop: bool) -> Barnyard:
         """Place card k at cell bit i without checking; shifts the frame when the card goes at
@@ -338,10 +427,23 @@ class Barnyard:
             new.rooster = -1
             return new
         cell = check_cell(cell)
-        if self.at(cell) is None:
-            what = "a chicken coop" if self.is_coop(cell) else "an empty place"
-            raise ValueError(f"the rooster must stand on a hen, and {cell} is {what}")
+        why = rooster_problem(self, cell)
+        if why:
+            raise ValueError(why)
         new.rooster = bit(cell)
+        return new
+
+    def with_coop_cards(self, cards: list[int] | tuple[int, ...]) -> Barnyard:
+        """A new barnyard whose face-down coops of unknown card (top row first) hold `cards`
+        (for states sampled from a view); ValueError unless there is one card per such coop."""
+        hidden = [i for i in bits_of(self.coop) if self.grid[i] == HIDDEN]
+        if not isinstance(cards, (list, tuple)) or len(cards) != len(hidden):
+            raise ValueError(f"give one card for each of the {len(hidden)} coops of unknown card")
+        grid = list(self.grid)
+        for i, k in zip(hidden, cards, strict=True):
+            grid[i] = COOP + card(k)
+        new = self._copy()
+        new.grid = tuple(grid)
         return new
 
     def _copy(self) -> Barnyard:
@@ -364,17 +466,11 @@ class Barnyard:
 
     # ----- groups -----
     def groups(self) -> list[Group]:
-        """Every group of same-breed hens joined by sides, lone hens included, largest first."""
+        """Every group of same-breed hens joined by sides, lone hens included, largest first
+        (H11)."""
         out = []
         for br, m in enumerate(self.breeds):
-            while m:
-                comp = m & -m
-                while True:
-                    grown = (comp | spread(comp)) & m
-                    if grown == comp:
-                        break
-                    comp = grown
-                m &= ~comp
+            for comp in components(m):
                 cells = tuple(CELL_OF[i] for i in bits_of(comp))
                 eggs = sum(EGGS_OF[self.grid[i]] for i in bits_of(comp))
                 out.append(Group(BREEDS[br].code, cells, eggs))
@@ -453,7 +549,7 @@ class Barnyard:
         c0 = min(p[1] for p in placed)
         h = max(p[0] for p in placed) - r0 + 1
         w = max(p[1] for p in placed) - c0 + 1
-        if not _fits_box(h, w):
+        if not fits_box(h, w):
             raise ValueError(
                 f"the cards span {_span('line', r0 + 1, r0 + h)} and "
                 f"{_span('cell', c0 + 1, c0 + w)}"
@@ -479,47 +575,15 @@ class Barnyard:
                 r, c = CELL_OF[i]
                 return f"line {r + r0 + 1}, cell {c + c0 + 1}"
 
-            built._check_layout(where)
+            built.check_layout(where)
         return built
 
-    def _check_layout(self, where: Callable[[int], str] | None = None) -> None:
-        """Raise ValueError unless the cards touch, no card kind appears more often than the deck
-        holds it, and every two touching hens obey the rule; `where(bit)` names a cell in the
-        messages (default: its (row, col))."""
-        if where is None:
-            where = _at_cell
-        start = self.occ & -self.occ
-        comp = start
-        while True:
-            grown = (comp | spread(comp)) & self.occ
-            if grown == comp:
-                break
-            comp = grown
-        if comp != self.occ:
-            lost = [f"{_word(self.grid[i])} at {where(i)}" for i in bits_of(self.occ & ~comp)]
-            what = f"the cards {'; '.join(lost)} are" if len(lost) > 1 else f"the card {lost[0]} is"
-            raise ValueError(f"{what} cut off: every card must touch the others by a side")
-        found: dict[int, list[int]] = {}
-        for i in bits_of(self.occ):
-            v = self.grid[i]
-            k = v if v < NUM_KINDS else v - COOP
-            if k < NUM_KINDS:  # a hidden coop's card is unknown
-                found.setdefault(k, []).append(i)
-        for k, cells in found.items():
-            copies = COPIES_OF[k]
-            if len(cells) > copies:
-                raise ValueError(
-                    f"{CODES[k]} appears {len(cells)} times but the deck holds only {copies} ("
-                    + "; ".join(where(i) for i in cells) + ")"
-                )
-        for i in bits_of(self.hen):
-            for j in (i + 1, i + STRIDE):
-                if self.hen >> j & 1 and not fits_beside(self.grid[i], self.grid[j]):
-                    a, b = self.grid[i], self.grid[j]
-                    raise ValueError(
-                        f"{CODES[a]} at {where(i)} and {CODES[b]} at {where(j)} touch but "
-                        "are neither the same breed nor one number apart"
-                    )
+    def check_layout(self, where: Callable[[int], str] | None = None) -> None:
+        """Raise ValueError unless the cards could have been placed one by one under the rules
+        (`layout_problem`); `where(bit)` names a cell in the message (default: its (row, col))."""
+        why = layout_problem(self, where or _at_cell)
+        if why:
+            raise ValueError(why)
 
     # ----- JSON -----
     def to_dict(self) -> dict:
@@ -564,9 +628,9 @@ class Barnyard:
         if built.n:
             rows = [CELL_OF[i][0] for i in bits_of(built.occ)]
             cols = [CELL_OF[i][1] for i in bits_of(built.occ)]
-            if min(rows) != 0 or min(cols) != 0 or not _fits_box(built.h, built.w):
+            if min(rows) != 0 or min(cols) != 0 or not fits_box(built.h, built.w):
                 raise ValueError("barnyard cells must start at (0, 0) and fit a 3x4 or 4x3 box")
-            built._check_layout()  # the same placement rules as `parse(check=True)`
+            built.check_layout()  # the same placement rules as `parse(check=True)`
         rooster = data["rooster"]
         if rooster is not None:
             try:
@@ -575,6 +639,41 @@ class Barnyard:
                 raise ValueError(f"barnyard 'rooster' must be null or [row, col]: {e}") from None
             built = built.with_rooster(cell)
         return built
+
+
+def layout_problem(yard: Barnyard, where: Callable[[int], str]) -> str | None:
+    """Why a whole barnyard could not arise from the placement rules; None when it could.
+
+    Its cards form one piece (each card was placed beside another), fit the box (H6), use no
+    card kind more often than the deck holds it (rulebook components) and every two touching
+    hens obey `fits_beside`. Any such layout can be built card by card in reading order of a
+    flood fill, so these are exactly the reachable layouts. `where(bit)` names a cell."""
+    if not yard.occ:
+        return None
+    if not fits_box(yard.h, yard.w):
+        return "the barnyard must fit inside a 3x4 or 4x3 box"
+    first = next(components(yard.occ))
+    if first != yard.occ:
+        lost = [f"{_word(yard.grid[i])} at {where(i)}" for i in bits_of(yard.occ & ~first)]
+        what = f"the cards {'; '.join(lost)} are" if len(lost) > 1 else f"the card {lost[0]} is"
+        return f"{what} cut off: every card must touch the others by a side"
+    found: dict[int, list[int]] = {}
+    for i in bits_of(yard.occ):
+        v = yard.grid[i]
+        k = v if v < NUM_KINDS else v - COOP
+        if k < NUM_KINDS:  # a hidden coop's card is unknown
+            found.setdefault(k, []).append(i)
+    for k, cells in found.items():
+        if len(cells) > COPIES_OF[k]:
+            return (f"{CODES[k]} appears {len(cells)} times but the deck holds only "
+                    f"{COPIES_OF[k]} (" + "; ".join(where(i) for i in cells) + ")")
+    for i in bits_of(yard.hen):
+        for j in (i + 1, i + STRIDE):  # the hen to the right and the hen below
+            a, b = yard.grid[i], yard.grid[j]
+            if yard.hen >> j & 1 and not fits_beside(a, b):
+                return (f"{CODES[a]} at {where(i)} and {CODES[b]} at {where(j)} touch but are "
+                        "neither the same breed nor one number apart")
+    return None
 
 
 def _parse_cell(word: str, ln: int, cn: int) -> tuple[int, bool]:

@@ -14,6 +14,7 @@ from typing import Any
 
 import numpy as np
 
+from henkit.checks import whole
 from henkit.hens.actions import COOP_AT, DECK, DISCARDS, DRAW_DECK, PLACE_AT, PlaceRooster
 from henkit.hens.barnyard import CELL_OF, Barnyard, bit_list, bits_of, spread
 from henkit.hens.cards import BREED_OF, BREEDS, EGGS_OF, NUM_KINDS
@@ -31,7 +32,7 @@ from henkit.hens.scoring import (
     shape_facts,
     total_masks,
 )
-from henkit.hens.state import DISCARD, DRAW, PLACE, ROOSTER, HensState
+from henkit.hens.state import Phase, State, randbelow
 
 # A hen's "kind" for scoring: its breed and eggs (medals go with the breed), packed in an int
 # with 6 low bits free for a cell bit, so `kind | cell` keys a cache without building a tuple.
@@ -115,7 +116,7 @@ class Evaluator:
         """The evaluator of the barnyard once card k goes at cell bit i (face down if `coop`),
         built from what this one knows: only the placed breed's statistics change, and the new
         total is the placement's score."""
-        yard = self.yard._put(k, i, coop)
+        yard = self.yard.place(k, CELL_OF[i], coop)
         new = object.__new__(Evaluator)
         if coop:  # a coop changes no group
             new._start(yard, self.goal, self._per, self.all, self.coop_total(i))
@@ -135,7 +136,7 @@ class Evaluator:
         got = self._hen.get(k)
         if got is None:
             kind = _KIND[k]
-            mask = self.yard._hen_mask(k)
+            mask = self.yard.hen_mask(k)
             best, where = None, -1
             if not self.shaped:
                 # When the shape facts do not depend on the cell, every cell touching no hen of
@@ -223,7 +224,7 @@ class Evaluator:
         """(best total after placing any card as a coop, its cell bit)."""
         if self._coop is None:
             best, where = None, -1
-            for i in bit_list(self.yard._frontier()):
+            for i in bit_list(self.yard.open_mask()):
                 v = self.coop_total(i)
                 if best is None or v > best:
                     best, where = v, i
@@ -258,15 +259,31 @@ class Evaluator:
         return best if best is not None else self.now
 
 
+def _name(name: object) -> str:
+    if not isinstance(name, str) or not name.strip():
+        raise ValueError(f"a bot's name must be a non-empty text, not {name!r}"[:200])
+    return name
+
+
+def _check_turn(state: object) -> None:
+    """ValueError unless a bot has a move at `state` (a Hens State at a decision node)."""
+    if not isinstance(state, State):
+        raise ValueError(f"a Hens bot chooses at a henkit.hens State, not {type(state).__name__}")
+    if state.phase is Phase.OVER or state.phase is Phase.CHANCE:
+        raise ValueError(f"no player decides in the {state.phase} phase")
+
+
 class RandomBot:
     """Picks uniformly among the legal moves."""
 
     def __init__(self, name: str = "random") -> None:
-        self.name = name
+        self.name = _name(name)
 
-    def choose(self, state: HensState, rng: np.random.Generator) -> Any:
-        """A uniformly random legal move."""
-        return state.random_action(rng)
+    def choose(self, state: State, rng: np.random.Generator) -> Any:
+        """A uniformly random legal move: `legal_actions()[randbelow(rng, n)]`."""
+        _check_turn(state)
+        actions = state.legal_actions()
+        return actions[randbelow(rng, len(actions))]
 
 
 class GreedyBot:
@@ -278,7 +295,7 @@ class GreedyBot:
     """
 
     def __init__(self, name: str = "greedy") -> None:
-        self.name = name
+        self.name = _name(name)
         self._ev: Evaluator | None = None
         self._next: Evaluator | None = None  # the evaluator of the barnyard this bot's last
         # placement leads to
@@ -298,29 +315,28 @@ class GreedyBot:
             self._next = None
         return ev
 
-    def choose(self, state: HensState, rng: np.random.Generator) -> Any:
+    def choose(self, state: State, rng: np.random.Generator) -> Any:
         """The greedy move for the player to move, from what that player can see."""
         # The bot reads only what `state.view(player)` shows it - its own hand and barnyard, the
         # goal, the phase, the discard tops and the deck size - straight from the state: building
         # a whole view per decision cost more than the greedy bot's thinking.
+        _check_turn(state)
         p = state.player
         phase = state.phase
-        if phase == ROOSTER:
-            return _best_rooster(state.yards[p], state.goal)
-        if phase not in (DRAW, PLACE, DISCARD):
-            raise ValueError(f"the greedy bot has no move in the {state.phase_name} phase")
-        ev = self._evaluator(state.yards[p], state.goal)
+        if phase is Phase.ROOSTER:
+            return _best_rooster(state.barnyards[p], state.goal)
+        ev = self._evaluator(state.barnyards[p], state.goal)
         hand = tuple(dict.fromkeys(state.hands[p]))  # distinct cards in order: hands are sorted
-        if phase == DRAW:
+        if phase is Phase.DRAW:
             return self._draw(state, ev, hand)
-        if phase == DISCARD:
+        if phase is Phase.DISCARD:
             return DISCARDS[self._worst(ev, hand)]
         k, i, coop = self._place(ev, hand)
         self._next = ev.after(k, i, coop)  # the barnyard of this bot's next decision
         return (COOP_AT if coop else PLACE_AT)[k][i]
 
     @staticmethod
-    def _draw(state: HensState, ev: Evaluator, hand: tuple[int, ...]) -> Any:
+    def _draw(state: State, ev: Evaluator, hand: tuple[int, ...]) -> Any:
         """A discard top that would score more now than any card in hand, else the deck."""
         best = ev.best_of(hand)
         pick = None
@@ -388,13 +404,12 @@ class LookaheadBot(GreedyBot):
 
     def __init__(self, name: str = "lookahead", samples: int = 12, candidates: int = 4) -> None:
         super().__init__(name)
-        if samples < 1 or candidates < 1:
-            raise ValueError("samples and candidates must be at least 1")
-        self.samples = samples
-        self.candidates = candidates
+        self.samples = whole(samples, "samples", 1, 10_000)
+        self.candidates = whole(candidates, "candidates", 1, 10_000)
 
-    def choose(self, state: HensState, rng: np.random.Generator) -> Any:
+    def choose(self, state: State, rng: np.random.Generator) -> Any:
         """The lookahead move for the player to move, from that player's view."""
+        _check_turn(state)
         v = state.view(state.current_player)
         if v.phase == "rooster":
             return _best_rooster(v.barnyard, v.goal)
@@ -418,7 +433,7 @@ class LookaheadBot(GreedyBot):
         raise ValueError(f"the lookahead bot has no move in the {v.phase} phase")
 
     @staticmethod
-    def _draw_ahead(state: HensState, ev: Evaluator, hand: list[int],
+    def _draw_ahead(state: State, ev: Evaluator, hand: list[int],
                     unseen: Callable[[], Counter]) -> Any:
         """The draw with the best expected score after it: the deck (exact expectation over the
         `unseen()` cards) or a pile top; the deck wins ties."""
@@ -446,9 +461,9 @@ class LookaheadBot(GreedyBot):
         moves = []
         for k in hand:
             kind = _KIND[k]
-            for i in bit_list(yard._hen_mask(k)):
+            for i in bit_list(yard.hen_mask(k)):
                 moves.append((ev.hen_total(kind, i), k, i, False))
-        front = yard._frontier()
+        front = yard.open_mask()
         if front:
             worst = self._worst(ev, hand)  # the card a coop would hide
             for i in bit_list(front):
@@ -499,9 +514,10 @@ BOTS = {"random": RandomBot, "greedy": GreedyBot, "lookahead": LookaheadBot}
 
 def make_bot(name: str) -> RandomBot | GreedyBot | LookaheadBot:
     """A fresh bot from its name ('random', 'greedy' or 'lookahead')."""
-    try:
+    if isinstance(name, str) and name.strip().lower() in BOTS:
         return BOTS[name.strip().lower()]()
-    except (KeyError, AttributeError):
-        raise ValueError(f"{name!r} is not a bot: choose one of {', '.join(BOTS)}") from None
+    text = repr(name)
+    raise ValueError(f"{text if len(text) < 60 else text[:57] + '...'} is not a bot: choose one "
+                     f"of {', '.join(BOTS)}")
 
 

@@ -12,6 +12,8 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import cache
 
+import numpy as np
+
 
 @dataclass(frozen=True)
 class Breed:
@@ -120,17 +122,19 @@ _CODE_HELP = (
 
 def card(code: str | int) -> Card:
     """The card named by a code like 'Pa3' (any letter case) or by its int; ValueError if none."""
-    if isinstance(code, Card):
+    if type(code) is Card:
         return code
-    if isinstance(code, int) and not isinstance(code, bool):
+    if isinstance(code, (int, np.integer)) and not isinstance(code, bool):  # numpy ints too
         if 0 <= code < NUM_KINDS:
-            return CARDS[code]
+            return CARDS[int(code)]
         raise ValueError(f"card number {code} is out of range: cards are 0-{NUM_KINDS - 1}")
     if isinstance(code, str):
         found = _BY_CODE.get(code.strip().lower())
         if found is not None:
             return found
-    raise ValueError(f"{code!r} is not a card: {_CODE_HELP}")
+    text = repr(code)
+    raise ValueError(f"{text if len(text) <= 40 else text[:37] + '...'} is not a card: "
+                     f"{_CODE_HELP}")
 
 
 def breed_index(code: str) -> int:
@@ -139,18 +143,40 @@ def breed_index(code: str) -> int:
         for i, b in enumerate(BREEDS):
             if code.strip().lower() in (b.code.lower(), b.name.lower()):
                 return i
+    text = repr(code)
     raise ValueError(
-        f"{code!r} is not a breed: use one of " + ", ".join(f"{b.code} ({b.name})" for b in BREEDS)
+        f"{text if len(text) <= 40 else text[:37] + '...'} is not a breed: use one of "
+        + ", ".join(f"{b.code} ({b.name})" for b in BREEDS)
     )
 
 
+def breed_named(text: object) -> Breed | None:
+    """The breed a text names, as a breed ('Pa', 'Padovana') or a card ('Pa3'); None otherwise."""
+    if not isinstance(text, str):
+        return None
+    found = _BY_CODE.get(text.strip().lower())
+    if found is not None:
+        return found.breed
+    for b in BREEDS:
+        if text.strip().lower() in (b.code.lower(), b.name.lower()):
+            return b
+    return None
+
+
 def fits_beside(a: int, b: int) -> bool:
-    """True when hens a and b may touch: same breed, or numbers one apart (rulebook step 2)."""
+    """Rulebook "Place a Hen card": two hens may touch when they are the same breed or their
+    numbers are one apart ("each side of the placed card must always respect these two rules")."""
     return BREED_OF[a] == BREED_OF[b] or abs(NUMBER_OF[a] - NUMBER_OF[b]) == 1
 
 
 def check_removed(players: int, removed: tuple[int, ...]) -> None:
-    """Raise ValueError unless `removed` (breed indices) is what the rulebook removes for `players`."""
+    """Rulebook "Setup" with DECISIONS H4: raise ValueError unless `removed` (breed indices) is
+    what the rulebook removes for `players` (4: none; 3: one 10-card breed; 2: one 12-card and
+    one 10-card breed)."""
+    if players not in (2, 3, 4) or not isinstance(removed, tuple) or not all(
+        type(i) is int and 0 <= i < len(BREEDS) for i in removed
+    ):
+        raise ValueError("check_removed needs 2-4 players and a tuple of breed indices 0-7")
     sizes = sorted((BREEDS[i].size for i in removed), reverse=True)
     wanted = {4: [], 3: [10], 2: [12, 10]}[players]
     if sizes != wanted or len(set(removed)) != len(removed):
@@ -163,17 +189,52 @@ def check_removed(players: int, removed: tuple[int, ...]) -> None:
         raise ValueError(f"with {players} players remove {allowed}, not {names}")
 
 
-@cache  # asked at every lookahead decision; the tuple it returns is safe to share
 def deck_counts(removed: tuple[int, ...] = ()) -> tuple[int, ...]:
-    """Copies of every card kind (48 counts) in the deck once the `removed` breeds are taken out."""
+    """Copies of every card kind (48 counts) in the deck once the `removed` breeds (indices, or
+    codes such as 'Se') are taken out."""
+    return _deck_counts(_breed_indices(removed))
+
+
+@cache  # asked at every lookahead decision; the tuple it returns is safe to share
+def _deck_counts(removed: frozenset[int]) -> tuple[int, ...]:
     return tuple(0 if BREED_OF[k] in removed else COPIES_OF[k] for k in range(NUM_KINDS))
 
 
+def _breed_indices(removed: object) -> frozenset[int]:
+    """Breed indices from a tuple or list of indices or codes; ValueError otherwise."""
+    if isinstance(removed, (tuple, list, frozenset, set)):
+        try:
+            return frozenset(_breed_indices_cached(tuple(removed)))
+        except TypeError:  # unhashable items
+            pass
+    raise ValueError(f"removed breeds must be a tuple of breed codes such as ('Se',) or of "
+                     f"breed indices 0-7, not {removed!r}"[:300])
+
+
+@cache
+def _breed_indices_cached(removed: tuple) -> tuple[int, ...]:
+    out = []
+    for x in removed:
+        if isinstance(x, (int, np.integer)) and not isinstance(x, bool) and 0 <= x < len(BREEDS):
+            out.append(int(x))
+        else:
+            out.append(breed_index(x))
+    return tuple(out)
+
+
 def deck_cards(removed: tuple[int, ...] = ()) -> tuple[Card, ...]:
-    """The deck as a sorted tuple of cards, one entry per physical card."""
-    return tuple(CARDS[k] for k, n in enumerate(deck_counts(removed)) for _ in range(n))
+    """The deck as a sorted tuple of cards, one entry per physical card, without the `removed`
+    breeds (indices or codes)."""
+    return _deck_cards(_breed_indices(removed))
 
 
-def count_cards(cards) -> Counter:
+@cache  # one deck per player count and removed breeds
+def _deck_cards(removed: frozenset[int]) -> tuple[Card, ...]:
+    return tuple(CARDS[k] for k, n in enumerate(_deck_counts(removed)) for _ in range(n))
+
+
+def count_cards(cards: object) -> Counter:
     """A Counter of card kinds (handy for accounting tests and odds)."""
-    return Counter(CARDS[int(c)] for c in cards)
+    if isinstance(cards, (str, bytes)) or not hasattr(cards, "__iter__"):
+        raise ValueError(f"count_cards needs a list of cards, not {type(cards).__name__}")
+    return Counter(card(c) for c in cards)

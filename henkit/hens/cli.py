@@ -10,7 +10,7 @@ import sys
 from collections.abc import Callable
 from typing import TextIO
 
-from henkit.checks import seed_arg
+from henkit.checks import games_arg, seed_arg
 from henkit.core import CHANCE, Game
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
 from henkit.hens.bots import BOTS, make_bot
@@ -19,7 +19,7 @@ from henkit.hens.goals import goal_card
 from henkit.hens.odds import draw_odds
 from henkit.hens.rules import Rules
 from henkit.hens.simulate import simulate as run_games
-from henkit.hens.state import HensState, new_game
+from henkit.hens.state import State
 from henkit.results import results_table
 
 HELP = """How to answer:
@@ -65,7 +65,8 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit simulate hens`."""
     parser.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
                         help="one bot per seat, comma-separated (default: greedy,random)")
-    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--games", type=games_arg, default=100,
+                        help="how many games, 1 to 100000 (default 100)")
     parser.add_argument("--seed", type=seed_arg, default=0, help="first game's seed (default 0)")
     parser.add_argument("--goal", type=int, default=None, choices=range(1, 7),
                         help="goal card 1-6 for every game (default: drawn per game)")
@@ -76,11 +77,9 @@ def simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     names = args.bots
     if not 2 <= len(names) <= 4:
-        print(f"Hens needs 2 to 4 bots, one per seat; got {len(names)}", file=out)
-        return 2
-    if args.games < 1 or args.seed < 0:
-        print("--games must be at least 1 and --seed at least 0", file=out)
-        return 2
+        raise ValueError(f"Hens needs 2 to 4 bots, one per seat; got {len(names)}")
+    if not 1 <= args.games <= 100_000 or args.seed < 0:
+        raise ValueError("--games must be from 1 to 100000 and --seed at least 0")
     bots = [make_bot(n) for n in names]
     rules = Rules(players=len(bots), goal=args.goal)
     results = run_games(bots, args.games, seed=args.seed, rules=rules)
@@ -97,7 +96,7 @@ def _who(q: int, me: int) -> str:
     return "you" if q == me else f"player {q + 1}"
 
 
-def _show(state: HensState, me: int, out: TextIO) -> None:
+def _show(state: State, me: int, out: TextIO) -> None:
     v = state.view(me)
     print(file=out)
     print(f"round {v.round}, {goal_card(v.goal)}", file=out)
@@ -118,8 +117,8 @@ def _show(state: HensState, me: int, out: TextIO) -> None:
     print(f"your hand: {' '.join(map(str, v.hand))}", file=out)
 
 
-def _prompt(state: HensState) -> str:
-    phase = state.phase_name
+def _prompt(state: State) -> str:
+    phase = state.phase
     acts = state.legal_actions()
     if phase == "draw":
         piles = [f"{a.source + 1} ({a.card} on player {a.source + 1}'s pile)"
@@ -142,10 +141,12 @@ def _prompt(state: HensState) -> str:
     return ""
 
 
-def parse_move(state: HensState, text: str):
+def parse_move(state: State, text: str):
     """The action a typed line names in the current phase; ValueError says what to type."""
+    if not isinstance(state, State) or not isinstance(text, str):
+        raise ValueError("parse_move needs a Hens State and the typed text")
     words = text.split()
-    phase = state.phase_name
+    phase = state.phase
     if not words:
         raise ValueError("type a move, or 'help'")
     if phase == "draw":
@@ -163,7 +164,7 @@ def parse_move(state: HensState, text: str):
                 f"there is no player {number}: players are numbered 1 to {state.players}"
             )
         q = number - 1  # the seat index of player `number`
-        pile = state.piles[q]
+        pile = state.discards[q]
         return Draw(q, pile[-1] if pile else None)
     if phase == "place":
         coop = words[0].lower() == "coop"
@@ -176,7 +177,7 @@ def parse_move(state: HensState, text: str):
             cell = (int(words[1]), int(words[2]))
         except ValueError:
             raise ValueError("the row and column must be whole numbers, e.g. 'Pa3 1 2'") from None
-        return PlaceCoop(k, cell) if coop else Place(k, cell)
+        return PlaceCoop(k, cell) if coop else Place(k, cell)  # ValueError for cells off the grid
     if phase == "discard":
         return Discard(card(words[0]))
     if phase == "rooster":
@@ -219,15 +220,13 @@ def play(
     n = args.players
     names = args.bots or ["greedy"] * (n - 1)
     if len(names) != n - 1:
-        print(f"with {n} players give {n - 1} bots, not {len(names)}", file=out)
-        return 2
+        raise ValueError(f"with {n} players give {n - 1} bots, not {len(names)}")
     if not 1 <= args.seat <= n:
-        print(f"--seat must be 1-{n} (which player you are), not {args.seat}", file=out)
-        return 2
+        raise ValueError(f"--seat must be 1-{n} (which player you are), not {args.seat}")
     me = args.seat - 1  # the seat index
     bots = [make_bot(x) for x in names]
     bots.insert(me, None)
-    state = new_game(Rules(players=n, goal=args.goal), args.seed)
+    state = State.new(n, Rules(players=n, goal=args.goal), seed=args.seed)
     game = Game(state, bots, seed=None if args.seed is None else args.seed + 1)
     print(f"Hens with {n} players; you are player {me + 1}. Type 'help' for how to answer.",
           file=out)
@@ -271,9 +270,9 @@ def play(
     _narrate(game, seen, me, out)
     final = game.state
     print("\nThe game is over.", file=out)
-    for q, sc in enumerate(final.scores()):
+    for q, sc in enumerate(final.score_sheets()):
         print(f"\n{_who(q, me)}:", file=out)
-        for row in str(final.yards[q]).split("\n"):
+        for row in str(final.barnyards[q]).split("\n"):
             print(f"    {row}", file=out)
         print(sc, file=out)
     won = final.winners()

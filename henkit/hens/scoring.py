@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from henkit.hens.barnyard import (
     STRIDE,
@@ -16,6 +17,8 @@ from henkit.hens.barnyard import (
     Cell,
     bit,
     check_cell,
+    components,
+    rooster_problem,
     spread,
 )
 from henkit.hens.goals import GOALS, Facts, goal_card
@@ -33,36 +36,18 @@ groups of 2+, groups of 3+, groups of 6+, lone hens, breeds present)."""
 NO_STATS: Stats = (0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 
-_STATS_MEMO: dict[tuple[int, int, int, int], Stats] = {}
-
-
 def breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
-    """Group statistics of one breed's hens (mask m); rbit is the rooster's bit mask or 0.
-
-    Memoised: bots try the same breed layouts over and over during a game.
-    """
+    """Group statistics of one breed's hens (mask m); rbit is the rooster's bit mask or 0."""
     if not m:
         return NO_STATS
-    key = (m, e2 & m, e3 & m, rbit & m)
-    got = _STATS_MEMO.get(key)
-    if got is None:
-        if len(_STATS_MEMO) > 500_000:  # bound memory on very long runs
-            _STATS_MEMO.clear()
-        got = _STATS_MEMO[key] = _breed_stats(*key)
-    return got
+    return _breed_stats(m, e2 & m, e3 & m, rbit & m)
 
 
+@lru_cache(maxsize=1 << 19)  # bots try the same breed layouts over and over during a game
 def _breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
-    """`breed_stats` without the memo."""
+    """`breed_stats` of masks already cut to the breed's hens."""
     best_size = best_eggs = r_size = r_eggs = g2 = g3 = g6 = lone = 0
-    while m:
-        comp = m & -m
-        while True:  # flood fill one group inside its breed's mask
-            grown = (comp | comp << 1 | comp >> 1 | comp << STRIDE | comp >> STRIDE) & m
-            if grown == comp:
-                break
-            comp = grown
-        m ^= comp
+    for comp in components(m):  # the groups of H11
         size = comp.bit_count()
         eggs = size + (comp & e2).bit_count() + (comp & e3).bit_count()
         if size > best_size or (size == best_size and eggs > best_eggs):
@@ -125,21 +110,13 @@ def fast_total(stats: Stats, coops: int, medals: int, shape: Shape, goal: int | 
     return sum(points((*stats[:4], medals, coops, *stats[4:], *shape), goal))
 
 
-_JOINED_MEMO: dict[tuple, int] = {}
-
-
+@lru_cache(maxsize=1 << 18)
 def joined_total(rest: Stats, stats: Stats, coops: int, medals: int, shape: Shape,
                  goal: int | None) -> int:
     """`fast_total(combine(rest, stats), ...)`, memoised: a bot scoring a trial placement joins
     the placed breed's statistics to the other breeds', and the same few thousand combinations
     come up over and over."""
-    key = (rest, stats, coops, medals, shape, goal)
-    got = _JOINED_MEMO.get(key)
-    if got is None:
-        if len(_JOINED_MEMO) > 200_000:  # bound memory on very long runs
-            _JOINED_MEMO.clear()
-        got = _JOINED_MEMO[key] = fast_total(combine(rest, stats), coops, medals, shape, goal)
-    return got
+    return fast_total(combine(rest, stats), coops, medals, shape, goal)
 
 
 def measure(
@@ -261,14 +238,20 @@ def total_masks(
 
 
 def _facts(barnyard: Barnyard, goal: int | None, rooster: object) -> Facts:
+    if not isinstance(barnyard, Barnyard):
+        raise ValueError(f"scoring needs a Barnyard (Barnyard.parse('Pa1 Pa2') reads one from "
+                         f"text), not {type(barnyard).__name__}")
+    if goal is not None:
+        goal_card(goal)  # ValueError naming the goal cards
     rbit = barnyard.rooster
     if rooster is not _KEEP:
         if rooster is None:
             rbit = -1
         else:
             cell = check_cell(rooster)
-            if barnyard.at(cell) is None:
-                raise ValueError(f"the rooster must stand on a hen, and {cell} holds no hen")
+            why = rooster_problem(barnyard, cell)
+            if why:
+                raise ValueError(why)
             rbit = bit(cell)
     return measure(barnyard.breeds, barnyard.hen, barnyard.coop, barnyard.e2, barnyard.e3,
                    barnyard.medals, rbit, goal)
@@ -276,8 +259,6 @@ def _facts(barnyard: Barnyard, goal: int | None, rooster: object) -> Facts:
 
 def total(barnyard: Barnyard, goal: int | None = None, rooster: Cell | None | object = _KEEP) -> int:
     """The total score of a barnyard (the rooster defaults to the barnyard's own)."""
-    if goal is not None:
-        goal_card(goal)
     return sum(points(_facts(barnyard, goal, rooster), goal))
 
 
@@ -321,9 +302,8 @@ def score(barnyard: Barnyard, goal: int | None = None, rooster: Cell | None | ob
 
     `rooster` is the cell of the hen under the rooster token; by default the barnyard's own.
     """
-    if goal is not None:
-        card = goal_card(goal)
     f = _facts(barnyard, goal, rooster)
+    card = goal_card(goal) if goal is not None else None
     pts = points(f, goal)
     if f.largest_size == 0:
         why1 = "no hens in the barnyard"
@@ -350,26 +330,16 @@ def score(barnyard: Barnyard, goal: int | None = None, rooster: Cell | None | ob
 
 
 def group_sizes(barnyard: Barnyard) -> list[int]:
-    """Sizes of every group of hens (lone hens as 1), largest first."""
-    sizes = []
-    for m in barnyard.breeds:  # the flood fill of Barnyard.groups, without building Groups
-        while m:
-            comp = m & -m
-            while True:
-                grown = (comp | spread(comp)) & m
-                if grown == comp:
-                    break
-                comp = grown
-            m ^= comp
-            sizes.append(comp.bit_count())
-    sizes.sort(reverse=True)
-    return sizes
+    """Sizes of every group of hens (H11: lone hens as 1), largest first."""
+    _facts(barnyard, None, _KEEP)  # ValueError unless a barnyard
+    return sorted((comp.bit_count() for m in barnyard.breeds for comp in components(m)),
+                  reverse=True)
 
 
 def tiebreak_key(
     barnyard: Barnyard, goal: int | None, points: int | None = None
 ) -> tuple[int, int, int, int]:
-    """What ranks players (H15): points, largest group, second-largest group, medals.
+    """DECISIONS H15, what ranks players: points, largest group, second-largest group, medals.
 
     `points` is the barnyard's total when the caller has already worked it out."""
     sizes = group_sizes(barnyard) + [0, 0]
@@ -384,6 +354,12 @@ def winners(
     """The players (indices) who win; more than one when the tie-breaks cannot split them.
 
     `totals` are the players' scores when the caller has already worked them out."""
+    if not isinstance(barnyards, list | tuple) or not barnyards or not all(
+            isinstance(b, Barnyard) for b in barnyards):
+        raise ValueError("winners needs a non-empty list of Barnyards")
+    if totals is not None and (not isinstance(totals, list | tuple) or len(totals) != len(
+            barnyards) or not all(type(t) is int for t in totals)):
+        raise ValueError("totals must be a list of whole numbers, one per barnyard")
     if totals is None:
         keys = [tiebreak_key(b, goal) for b in barnyards]
     else:

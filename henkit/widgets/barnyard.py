@@ -2,13 +2,13 @@
 
 A turn is the engine's: draw two cards (the deck or an opponent's discard top), place one card
 as a hen or face down as a chicken coop, discard down to four; after round 6 everyone puts the
-rooster on a hen. The widget asks `HensState.legal_actions()` which cells are legal for the
+rooster on a hen. The widget asks `State.legal_actions()` which cells are legal for the
 selected card and highlights them; every other cell carries the engine's own reason
 (`Barnyard.check_place`, naming the neighbour and the rule) as its tooltip, and clicking it shows
 that reason on the status line. The score breakdown is `henkit.hens.scoring.score`.
 
 Hidden information stays hidden: the log never names a card a bot drew from the deck or put
-face down, and opponents' barnyards are shown from your seat (`HensState.view`).
+face down, and opponents' barnyards are shown from your seat (`State.view`).
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from henkit.hens.cards import Card, card
 from henkit.hens.goals import goal_card
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import score
-from henkit.hens.state import HensState, new_game
+from henkit.hens.state import State
 from henkit.widgets.common import (
     bot_buttons,
     button,
@@ -62,7 +62,7 @@ def paint(b: w.Button, k: Card | None) -> None:
     b.style.text_color = "white" if colour in DARK_BREEDS else "black"
 
 
-class Barnyard(w.VBox):
+class BarnyardGame(w.VBox):
     """A whole Hens game: you against `bots` (Hens make_bot names: random, greedy, lookahead).
 
     `seed` fixes the deal, the goal card, who starts, every deck draw and the bots' choices.
@@ -92,7 +92,7 @@ class Barnyard(w.VBox):
             raise ValueError(f"rules must be henkit.hens Rules for {players} players")
         rng = make_rng(seed)  # one generator: the deal, then every draw and bot choice
         seats = [*robots[:human], None, *robots[human:]]
-        self.game = Game(new_game(rules, rng), seats, rng)
+        self.game = Game(State.new(players, rules, seed=rng), seats, rng)
         self.human = human
         self.names = [
             f"Player {p + 1} (you)" if b is None else f"Player {p + 1} ({b.name})"
@@ -158,7 +158,7 @@ class Barnyard(w.VBox):
 
     # ----- the state -------------------------------------------------------------------------
     @property
-    def state(self) -> HensState:
+    def state(self) -> State:
         """The engine state of the game."""
         return self.game.state  # type: ignore[return-value]
 
@@ -178,8 +178,8 @@ class Barnyard(w.VBox):
 
         def act() -> str:
             s = self.state
-            top = s.piles[source][-1] if source != DECK and 0 <= source < s.players \
-                and s.piles[source] else None
+            ok = type(source) is int and 0 <= source < s.players and s.discards[source]
+            top = s.discards[source][-1] if ok else None
             self.game.play(Draw(source, top))
             if self.state.is_chance:
                 self.game.step()  # the deck brings a card, drawn with the game's generator
@@ -213,7 +213,7 @@ class Barnyard(w.VBox):
             self.selected = None
             self.coop_toggle.value = False
             text = f"You {str(action).replace('place', 'placed', 1)}."
-            if self.state.phase_name == "discard" and self.my_turn:
+            if self.state.phase == "discard" and self.my_turn:
                 text += " Now select a card to discard."
             return text
 
@@ -242,7 +242,7 @@ class Barnyard(w.VBox):
 
     def click_cell(self, cell: Cell) -> None:
         """What clicking a cell does now: place the selected card, or put the rooster."""
-        phase = self.state.phase_name
+        phase = self.state.phase
         if self.my_turn and phase == "rooster":
             self.rooster(cell)
         elif self.my_turn and phase == "place":
@@ -316,8 +316,8 @@ class Barnyard(w.VBox):
                 self.log_lines.append(line)
         self._logged = len(g.history)
 
-    def _describe(self, player: int, action: object, before: HensState,
-                  after: HensState) -> str:
+    def _describe(self, player: int, action: object, before: State,
+                  after: State) -> str:
         """One move in words, hiding what the human may not see."""
         who = before.player
         name = self.names[who]
@@ -341,7 +341,7 @@ class Barnyard(w.VBox):
             text = f"{name} chose where the rooster goes."
             if after.round != before.round:  # everyone has chosen: the roosters are revealed
                 cells = "; ".join(f"{self.names[q]}: {y.rooster_cell or 'no hen'}"
-                                  for q, y in enumerate(after.yards))
+                                  for q, y in enumerate(after.barnyards))
                 text += f" The roosters are revealed ({cells})."
             return text
         return f"{name}: {action}."
@@ -371,7 +371,7 @@ class Barnyard(w.VBox):
         self._show_header(s)
         self._show_sources(s, [a for a in legal if isinstance(a, Draw)])
         self._show_hand(s, mine)
-        phase = s.phase_name
+        phase = s.phase
         self.coop_toggle.disabled = not (mine and phase == "place")
         self.discard_button.disabled = not (mine and phase == "discard")
         none_legal = PlaceRooster(None) in legal
@@ -385,16 +385,16 @@ class Barnyard(w.VBox):
             + "</ul></div>"
         )
 
-    def _show_header(self, s: HensState) -> None:
+    def _show_header(self, s: State) -> None:
         goal = goal_card(s.goal)
         self.header.value = (
             f"<div>Round {min(s.round, 12)} of 12 · {esc(self.names[s.player])} to play "
-            f"({s.phase_name}) · deck: {len(s.deck)} cards</div>"
+            f"({s.phase}) · deck: {len(s.deck)} cards</div>"
             f"<div><b>Goal card {goal.number}</b>: top: {esc(goal.top.text)}; "
             f"bottom: {esc(goal.bottom.text)}</div>"
         )
 
-    def _show_sources(self, s: HensState, draws: list[Draw]) -> None:
+    def _show_sources(self, s: State, draws: list[Draw]) -> None:
         key = tuple(draws)
         if key == self._sources:
             for b in self.source_buttons:
@@ -426,7 +426,7 @@ class Barnyard(w.VBox):
         """The draw sources shown now: the deck and the discard tops one may take."""
         return list(self.source_box.children)
 
-    def _show_hand(self, s: HensState, mine: bool) -> None:
+    def _show_hand(self, s: State, mine: bool) -> None:
         self._hand = hand = self.hand
         # Copies of a kind are alike: the first button of the selected kind shows the selection.
         marked = hand.index(self.selected) if self.selected in hand else -1
@@ -443,12 +443,12 @@ class Barnyard(w.VBox):
             b.disabled = not mine
             paint(b, k)
 
-    def _show_grid(self, s: HensState, legal: set) -> None:
-        yard = s.yards[self.human]
+    def _show_grid(self, s: State, legal: set) -> None:
+        yard = s.barnyards[self.human]
         h, wd = yard.shape
         rows = [r for r in CELLS if r <= h]
         cols = [c for c in CELLS if c <= wd]
-        phase = s.phase_name
+        phase = s.phase
         k = self.selected
         coop = self.coop_toggle.value
         children = []
@@ -506,7 +506,7 @@ class Barnyard(w.VBox):
 
     def _show_score(self) -> None:
         s = self.state
-        sc = score(s.yards[self.human], s.goal)
+        sc = score(s.barnyards[self.human], s.goal)
         rows = "".join(f"<tr><th scope='row' style='text-align:left;font-weight:normal'>"
                        f"{esc(x.step)}</th><td style='text-align:right'>{x.points:+d}</td>"
                        f"<td>{esc(x.reason)}</td></tr>" for x in sc.lines)
@@ -527,15 +527,15 @@ class Barnyard(w.VBox):
         else:
             self.score_chart.outputs = ()
 
-    def _show_others(self, s: HensState) -> None:
+    def _show_others(self, s: State) -> None:
         if s.is_over:
-            totals = s.totals()
+            totals = s.scores()
             winners = set(s.winners())
             rows = "".join(
                 f"<tr><td>{esc(self.names[p])}{' ★ winner' if p in winners else ''}</td>"
                 f"<td style='text-align:right'>{totals[p]}</td></tr>" for p in range(s.players)
             )
-            yards = "".join(f"<div>{esc(self.names[p])}<pre>{esc(s.yards[p])}</pre></div>"
+            yards = "".join(f"<div>{esc(self.names[p])}<pre>{esc(s.barnyards[p])}</pre></div>"
                             for p in range(s.players))
             self.others_html.value = ("<b>Final scores</b><table><tr><th>Player</th>"
                                       f"<th>Points</th></tr>{rows}</table>{yards}")
@@ -558,7 +558,7 @@ class Barnyard(w.VBox):
     def _prompt(self) -> str:
         s = self.state
         if s.is_over:
-            totals = s.totals()
+            totals = s.scores()
             win = s.winners()
             names = " and ".join(self.names[p] for p in win)
             verb = "share the win" if len(win) > 1 else "wins"
@@ -571,4 +571,4 @@ class Barnyard(w.VBox):
             "place": "Select a card, then click a green cell (tick coop to place it face down).",
             "discard": "Select a card and press Discard to get down to 4 cards.",
             "rooster": "Put the rooster on one of your hens: click a hen.",
-        }.get(s.phase_name, "")
+        }.get(s.phase, "")
