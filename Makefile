@@ -10,7 +10,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8866
 
-.PHONY: serve lab test browser bench lint clean
+.PHONY: serve lab test browser postgresql bench lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -51,7 +51,27 @@ browser: | $(BIN)/python
 		test -x /usr/bin/chromium || { echo "make: ERROR: apt-get ran but /usr/bin/chromium is missing"; exit 1; }; \
 	fi
 
-test: $(VENV)/.test browser
+# The class pool's tests start a throwaway PostgreSQL server of their own (initdb and pg_ctl in a
+# temporary folder): install Debian's postgresql when missing, and keep apt from starting its
+# service (a policy-rc.d saying no, for the install only).
+postgresql:
+	@if ! ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1; then \
+		echo "make: PostgreSQL's server is missing; installing Debian's postgresql with apt-get"; \
+		if [ "$$(id -u)" = 0 ]; then sudo=; else sudo=sudo; fi; \
+		policy=; if [ ! -e /usr/sbin/policy-rc.d ]; then policy=/usr/sbin/policy-rc.d; \
+			printf '#!/bin/sh\nexit 101\n' | $$sudo tee $$policy >/dev/null && $$sudo chmod +x $$policy; fi; \
+		{ $$sudo apt-get update -qq && \
+		  DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq postgresql; } \
+			>$(VENV)/apt-postgresql.log 2>&1; status=$$?; \
+		if [ -n "$$policy" ]; then $$sudo rm -f $$policy; fi; \
+		if [ $$status != 0 ]; then cat $(VENV)/apt-postgresql.log; \
+			echo "make: ERROR: could not install postgresql; the class pool tests need initdb and pg_ctl"; \
+			exit 1; fi; \
+		ls /usr/lib/postgresql/*/bin/pg_ctl >/dev/null 2>&1 || { \
+			echo "make: ERROR: apt-get ran but /usr/lib/postgresql/*/bin/pg_ctl is missing"; exit 1; }; \
+	fi
+
+test: $(VENV)/.test browser postgresql
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
 
