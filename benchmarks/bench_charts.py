@@ -8,9 +8,9 @@ import numpy as np
 
 from benchmarks.harness import Result, median_seconds
 from henkit.charts import henpen as ch
+from henkit.henpen import State
 from henkit.henpen.bots import OptimalBot
 from henkit.henpen.odds import position_reward, solve_turn
-from henkit.henpen.state import OVER, State
 
 
 def _game_states(seed: int, most: int) -> list[State]:
@@ -20,12 +20,12 @@ def _game_states(seed: int, most: int) -> list[State]:
     out: list[State] = []
     while len(out) < most:
         s = State.new(2)
-        while s.phase != OVER and len(out) < most:
+        while not s.is_over and len(out) < most:
             if s.is_chance:
                 s = s.apply(s.sample_chance(rng))
             else:
                 out.append(s)
-                s = s.apply(bots[s.player].choose(s, rng))
+                s = s.apply(bots[s.current_player].choose(s, rng))
     return out
 
 

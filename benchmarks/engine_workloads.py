@@ -2,7 +2,7 @@
 
 Run as a script with PYTHONPATH at a henkit tree. It works with henkit before issue 10 (Hens
 `new_game` and `HensState`, Hens `scores()` as Score objects, a play_game per game's simulate
-module) and after it (`State.new` for both games, `scores()` as ints, `henkit.core.play_seated`):
+module) and after it (`State.new` for both games, `scores()` as ints, `simulate(rotate=False)`):
 it looks for what the tree it imports has, does the same work with the same seeds on either,
 and says which functions it used ("via"). It never imports the `benchmarks` package, so one file
 measures any tree.
@@ -23,6 +23,7 @@ import functools
 import gc
 import hashlib
 import importlib
+import inspect
 import json
 import sys
 import time
@@ -105,28 +106,28 @@ def henpen_decisions(kind: str, decisions: int, seed: int) -> tuple[int, Digest,
     return done, digest, "State.apply, bot.choose, State.sample_chance"
 
 
-def _play(game: str, bots: Callable[[], list[Any]], games: int, seed: int) -> tuple[int, Digest, str]:
-    """`games` full games, game k seeded seed + k, bot i in seat i (Henpen: seat 0 starts; Hens:
-    the first player drawn from the seed), each through the tree's own public per-game function:
-    `henkit.core.play_seated` (after issue 10) or the game's `simulate.play_game` (before)."""
+def _play(game: str, bots: list[Any], games: int, seed: int) -> tuple[int, Digest, str]:
+    """`games` full games through the tree's own public `simulate`: game k seeded seed + k, bot
+    i in seat i (Henpen: seat 0 starts; Hens: the first player drawn from the seed)."""
     digest = Digest()
-    core = _module("henkit.core")
-    if hasattr(core, "play_seated"):
-        new = _module(f"henkit.{game}").State.new
-        for k in range(games):
-            digest.add(core.play_seated(new, bots(), k, seed, rotate=False).totals)
-        return games, digest, "henkit.core.play_seated(State.new, rotate=False)"
-    play_game = _module(f"henkit.{game}.simulate").play_game
+    sim = _module(f"henkit.{game}.simulate")
+    if "rotate" in inspect.signature(sim.simulate).parameters:  # after issue 10
+        for result in sim.simulate(bots, games, seed, rotate=False):
+            digest.add(result.totals)
+        return games, digest, f"henkit.{game}.simulate.simulate(rotate=False)"
+    if game == "hens":
+        for result in sim.simulate(bots, games, seed):
+            digest.add(result.totals)
+        return games, digest, "henkit.hens.simulate.simulate"
+    # Henpen's simulate rotated the first player before issue 10; play_game took it.
     for k in range(games):
-        # Before issue 10, Henpen's first player was an argument (simulate rotated it).
-        extra = {"first_player": 0} if game == "henpen" else {}
-        digest.add(play_game(bots(), seed + k, **extra).totals)
-    return games, digest, f"henkit.{game}.simulate.play_game"
+        digest.add(sim.play_game(bots, seed + k, first_player=0).totals)
+    return games, digest, "henkit.henpen.simulate.play_game(first_player=0)"
 
 
 def henpen_games(kind: str, games: int, seed: int) -> tuple[int, Digest, str]:
     """Full 2-player games between two bots of a kind."""
-    return _play("henpen", lambda: henpen_bots(kind), games, seed)
+    return _play("henpen", henpen_bots(kind), games, seed)
 
 
 @functools.cache
@@ -149,7 +150,7 @@ def henpen_batch(turns: int, seed: int) -> tuple[int, Digest, str]:
 def hens_games(kind: str, games: int, seed: int) -> tuple[int, Digest, str]:
     """Full 4-player games between four bots of a kind."""
     make_bot = _module("henkit.hens.bots").make_bot
-    return _play("hens", lambda: [make_bot(kind) for _ in range(4)], games, seed)
+    return _play("hens", [make_bot(kind) for _ in range(4)], games, seed)
 
 
 # ---------------------------------------------------------------- the workloads
