@@ -8,12 +8,12 @@ from henkit.hens.barnyard import Barnyard, Group
 from henkit.hens.bots import BOTS, GreedyBot, LookaheadBot, RandomBot, make_bot
 from henkit.hens.cards import BREEDS, CARDS, Breed, Card, card, deck_cards
 from henkit.hens.goals import GOALS, GoalCard, goal_card
-from henkit.hens.odds import chance_at_least_one, draw_odds, expected_number
+from henkit.hens.odds import chance_at_least_one, draw_odds, expected_number, sample_state
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score, ScoreLine, score, total, winners
 from henkit.hens.simulate import GameResult, play_game, simulate
 from henkit.hens.state import TERMINAL, Phase, State
-from henkit.hens.view import View, sample_state
+from henkit.hens.view import View
 
 __all__ = [
     "BOTS", "BREEDS", "CARDS", "DECK", "GOALS", "TERMINAL", "Barnyard", "Breed", "Card",

@@ -10,11 +10,11 @@ raises ValueError saying what is allowed; whether the move is legal is the state
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache, lru_cache
+from functools import cache
 
 import numpy as np
 
-from henkit.hens.barnyard import CELL_OF, Cell, bit, bit_list, check_cell
+from henkit.hens.barnyard import CELL_OF, Cell, bit, check_cell
 from henkit.hens.cards import CARDS, NUM_KINDS, Card, card
 
 DECK = -1
@@ -173,20 +173,6 @@ def place_coop(k: int, cell: Cell) -> PlaceCoop:
     return COOP_AT[card(k)][bit(check_cell(cell))]
 
 
-@lru_cache(maxsize=1 << 16)  # the same few hundred (card, mask) pairs come up game after game
-def hen_places(k: int, mask: int) -> tuple[Place, ...]:
-    """The shared Place actions of card k at every cell of a cell mask, top row first."""
-    row = PLACE_AT[k]
-    return tuple(row[i] for i in bit_list(mask))
-
-
-@lru_cache(maxsize=1 << 16)
-def coop_places(k: int, mask: int) -> tuple[PlaceCoop, ...]:
-    """The shared PlaceCoop actions of card k at every cell of a cell mask, top row first."""
-    row = COOP_AT[k]
-    return tuple(row[i] for i in bit_list(mask))
-
-
 def discard(k: int) -> Discard:
     """The shared Discard action of card k."""
     return DISCARDS[k] if type(k) is Card else DISCARDS[card(k)]
@@ -195,12 +181,13 @@ def discard(k: int) -> Discard:
 def draw(source: int, k: int | None = None) -> Draw:
     """The (shared) Draw action from source (DECK or a seat), naming the pile's top card k."""
     if type(source) is int and (k is None or type(k) is Card):
-        return _draw(source, k)
+        return draw_action(source, k)
     return Draw(source, k)
 
 
 @cache
-def _draw(source: int, k: Card | None) -> Draw:
+def draw_action(source: int, k: Card | None) -> Draw:
+    """The shared Draw action of an engine-made source and Card (no checks: `draw` checks)."""
     return Draw(source, k)
 
 

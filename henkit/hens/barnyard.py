@@ -130,7 +130,8 @@ def check_cell(cell: object) -> Cell:
 
     The one cell check of every action and method: a tuple or list of two whole numbers (numpy
     integers too, never bools) from -1 to 4."""
-    if type(cell) is tuple and cell in BIT_OF and type(cell[0]) is int and type(cell[1]) is int:
+    if type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int \
+            and type(cell[1]) is int and cell in BIT_OF:
         return cell  # the engine's own cells: the quick path
     if isinstance(cell, (tuple, list)) and len(cell) == 2:
         try:

@@ -280,10 +280,11 @@ class RandomBot:
         self.name = _name(name)
 
     def choose(self, state: State, rng: np.random.Generator) -> Any:
-        """A uniformly random legal move: `legal_actions()[randbelow(rng, n)]`."""
+        """A uniformly random legal move: `legal_actions()[randbelow(rng, n)]`, picked from
+        `legal_moves()` without building every placement."""
         _check_turn(state)
-        actions = state.legal_actions()
-        return actions[randbelow(rng, len(actions))]
+        moves = state.legal_moves()
+        return moves[randbelow(rng, len(moves))]
 
 
 class GreedyBot:

@@ -18,9 +18,10 @@ from __future__ import annotations
 import json
 from bisect import bisect_left, bisect_right
 from collections import Counter
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from fractions import Fraction
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import numpy as np
@@ -29,19 +30,27 @@ from henkit.checks import whole
 from henkit.core import CHANCE, TERMINAL, Seed, make_rng
 from henkit.hens.actions import (
     ACTIONS,
+    COOP_AT,
     DECK,
+    DISCARDS,
     DRAW_DECK,
+    PLACE_AT,
     Discard,
     Draw,
     Place,
     PlaceCoop,
     PlaceRooster,
-    coop_places,
-    discard,
-    draw,
-    hen_places,
+    draw_action,
 )
-from henkit.hens.barnyard import CELL_OF, Barnyard, Cell, bits_of, check_cell, rooster_problem
+from henkit.hens.barnyard import (
+    CELL_OF,
+    Barnyard,
+    Cell,
+    bit_list,
+    bits_of,
+    check_cell,
+    rooster_problem,
+)
 from henkit.hens.cards import (
     BREED_INDEX,
     BREEDS,
@@ -53,6 +62,7 @@ from henkit.hens.cards import (
 )
 from henkit.hens.rules import Rules
 from henkit.hens.scoring import Score, score, total, winners
+from henkit.hens.view import View, view_of
 
 
 class Phase(StrEnum):
@@ -247,29 +257,22 @@ class State:
     # ----- the rules of a turn -----
     def pile_problem(self, source: int) -> str | None:
         """Why the player to move may not draw the top of seat `source`'s discard pile; None when
-        they may. Rulebook "Draw Two Cards" with H7: an opponent's pile only, never one's own,
-        none in the first round, and only a pile holding a card."""
-        n = self.rules.players
-        if not 0 <= source < n:
-            return f"cannot draw from {source!r}: {_sources_help(n)}"
-        if source == self.player:
-            return "you can never draw from your own discard pile"
-        if self.round == 1:
-            return "in the first round no one may draw from a discard pile"
-        if not self.discards[source]:
-            return f"player {source + 1}'s discard pile is empty"
-        return None
+        they may (`pile_problem` of the module)."""
+        return pile_problem(source, self.player, self.rules.players, self.round,
+                            len(self.discards[source]) if type(source) is int
+                            and 0 <= source < self.rules.players else 0)
 
     def draw_sources(self) -> list[int]:
         """Where the player to move may draw from now (H7): DECK while it holds cards, then the
         seats whose pile may be drawn (`pile_problem`)."""
-        out = [DECK] if self.deck else []
-        return out + [q for q in range(self.rules.players) if self.pile_problem(q) is None]
+        piles = _pile_sources(self.player, self.rules.players, self.round == 1,
+                              tuple(map(bool, self.discards)))
+        return [DECK, *piles] if self.deck else list(piles)
 
     def _can_draw(self) -> bool:
         """True when some draw source is left: `draw_sources()` is not empty."""
-        return bool(self.deck) or any(
-            self.pile_problem(q) is None for q in range(self.rules.players))
+        return bool(self.deck) or bool(_pile_sources(
+            self.player, self.rules.players, self.round == 1, tuple(map(bool, self.discards))))
 
     def legal_actions(self) -> list[Any]:
         """Every legal move now (at a chance node: the cards the deck may bring).
@@ -278,20 +281,13 @@ class State:
         ph = self.phase
         p = self.player
         if ph is PLACE:
-            yard = self.barnyards[p]
-            kinds = _distinct(self.hands[p])
-            out: list[Any] = []
-            for k in kinds:
-                out += hen_places(k, yard.hen_mask(k))
-            front = yard.open_mask()
-            for k in kinds:
-                out += coop_places(k, front)
-            return out
+            return self.legal_moves().to_list()
         if ph is DRAW:
             piles = self.discards
-            return [draw(q, piles[q][-1]) if q != DECK else DRAW_DECK for q in self.draw_sources()]
+            return [draw_action(q, piles[q][-1]) if q != DECK else DRAW_DECK
+                    for q in self.draw_sources()]
         if ph is DISCARD:
-            return [discard(k) for k in _distinct(self.hands[p])]
+            return [DISCARDS[k] for k in _distinct(self.hands[p])]
         if ph is CHANCE_DRAW:
             return list(_distinct(self.deck))
         if ph is ROOSTER:
@@ -300,6 +296,15 @@ class State:
                 return [PlaceRooster(None)]
             return [PlaceRooster(CELL_OF[i]) for i in bits_of(yard.hen)]
         return []
+
+    def legal_moves(self) -> Sequence[Any]:
+        """The legal moves as a sequence in the order of `legal_actions()`, quick to count and
+        index without building every action (a placement has ~100): `Placements` in the place
+        phase, else the list itself. A random bot picks `moves[randbelow(rng, len(moves))]`."""
+        if self.phase is PLACE:
+            p = self.player
+            return Placements(_distinct(self.hands[p]), self.barnyards[p])
+        return self.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
         """Each card the deck may bring with its exact chance (copies left / deck size)."""
@@ -511,10 +516,8 @@ class State:
         return tuple(1 / len(w) if p in w else 0.0 for p in range(self.rules.players))
 
     # ----- views -----
-    def view(self, player: int) -> Any:
-        """What `player` can see (see `henkit.hens.view`)."""
-        from henkit.hens.view import view_of  # until view.py stops importing this module
-
+    def view(self, player: int) -> View:
+        """What `player` can see (see `henkit.hens.view.View`)."""
         return view_of(self, player)
 
     def all_cards(self) -> list[Card]:
@@ -634,6 +637,83 @@ class State:
             )
 
 
+class Placements(Sequence):
+    """The legal placements of distinct hand cards `kinds` in a barnyard, in the order of
+    `State.legal_actions`: every hen placement card by card (cells top row first, from
+    `Barnyard.hen_mask`), then every coop placement card by card (from `Barnyard.open_mask`)."""
+
+    __slots__ = ("_hens", "_n", "kinds", "masks", "open")
+
+    def __init__(self, kinds: tuple[Card, ...], yard: Barnyard) -> None:
+        self.kinds = kinds
+        self.masks = [yard.hen_mask(k) for k in kinds]
+        self.open = yard.open_mask()
+        self._hens = sum(m.bit_count() for m in self.masks)
+        self._n = self._hens + len(kinds) * self.open.bit_count()
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, i: Any) -> Any:
+        if type(i) is not int:
+            if isinstance(i, slice):
+                return self.to_list()[i]
+            i = whole(i, "an index")
+        if i < 0:
+            i += self._n
+        if not 0 <= i < self._n:
+            raise IndexError("placement index out of range")
+        if i < self._hens:
+            for k, m in zip(self.kinds, self.masks, strict=True):
+                size = m.bit_count()
+                if i < size:
+                    return PLACE_AT[k][bit_list(m)[i]]
+                i -= size
+        j, i = divmod(i - self._hens, self.open.bit_count())
+        return COOP_AT[self.kinds[j]][bit_list(self.open)[i]]
+
+    def to_list(self) -> list[Place | PlaceCoop]:
+        """Every placement, as `legal_actions` lists them."""
+        out: list[Any] = []
+        for k, m in zip(self.kinds, self.masks, strict=True):
+            row = PLACE_AT[k]
+            out += [row[i] for i in bit_list(m)]
+        cells = bit_list(self.open)
+        for k in self.kinds:
+            row = COOP_AT[k]
+            out += [row[i] for i in cells]
+        return out
+
+    def __iter__(self) -> Iterator[Any]:
+        return iter(self.to_list())
+
+
+# ----- the draw rule -----
+
+
+def pile_problem(source: int, player: int, players: int, round: int, pile: int) -> str | None:
+    """Why `player` may not draw the top of seat `source`'s discard pile, which holds `pile`
+    cards, in `round`; None when they may. Rulebook "Draw Two Cards" with H7: an opponent's pile
+    only, never one's own, none in the first round, and only a pile holding a card."""
+    if type(source) is not int or not 0 <= source < players:
+        return f"cannot draw from {_short(source)}: {_sources_help(players)}"
+    if source == player:
+        return "you can never draw from your own discard pile"
+    if round == 1:
+        return "in the first round no one may draw from a discard pile"
+    if not pile:
+        return f"player {source + 1}'s discard pile is empty"
+    return None
+
+
+@lru_cache(maxsize=1024)  # a speed layer over `pile_problem`: few (seat, round 1?, piles) cases
+def _pile_sources(player: int, players: int, first_round: bool,
+                  nonempty: tuple[bool, ...]) -> tuple[int, ...]:
+    """The seats whose pile `player` may draw from (`pile_problem` is None)."""
+    return tuple(q for q in range(players)
+                 if pile_problem(q, player, players, 2 - first_round, nonempty[q]) is None)
+
+
 # ----- what is publicly known about the hands -----
 
 
@@ -675,6 +755,7 @@ def _without(cards: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
     return cards[:i] + cards[i + 1:]
 
 
+@lru_cache(maxsize=1 << 14)  # hands recur
 def _distinct(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """The distinct cards of a sorted tuple, in order."""
     return tuple(dict.fromkeys(cards))

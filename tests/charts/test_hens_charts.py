@@ -9,7 +9,7 @@ import plotly.graph_objects as go
 import pytest
 
 from henkit.charts import hens as ch
-from henkit.hens import BREEDS, make_bot, new_game, play_game, simulate
+from henkit.hens import BREEDS, State, make_bot, play_game, simulate
 from henkit.hens.odds import draw_odds
 
 
@@ -20,7 +20,7 @@ def game():
 
 @pytest.fixture(scope="module")
 def view():
-    return new_game(3, seed=7).view(0)
+    return State.new(3, seed=7).view(0)
 
 
 def test_score_waterfall_shows_each_step_and_the_total(game):
@@ -73,7 +73,7 @@ def test_draw_odds_chart_rejects_bad_input(view, kinds, draws):
 
 def test_draw_odds_chart_needs_a_view():
     with pytest.raises(ValueError, match="HensView"):
-        ch.draw_odds_chart(new_game(2, seed=1), ["Pa"])
+        ch.draw_odds_chart(State.new(2, seed=1), ["Pa"])
 
 
 def test_score_distribution_chart_pools_seats_per_bot():

@@ -2,12 +2,12 @@
 
 from henkit.core import Game
 from henkit.hens.bots import RandomBot
-from henkit.hens.state import new_game
+from henkit.hens.state import State
 
 
 def random_game(players: int, seed: int) -> Game:
     """A finished game between random bots (history and states kept)."""
-    g = Game(new_game(players, seed=seed), [RandomBot() for _ in range(players)], seed=seed + 1)
+    g = Game(State.new(players, seed=seed), [RandomBot() for _ in range(players)], seed=seed + 1)
     g.run()
     return g
 

@@ -4,7 +4,7 @@ import pytest
 
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
 from henkit.hens.cards import card
-from henkit.hens.state import new_game
+from henkit.hens.state import State
 
 from .helpers import first_state, random_game
 
@@ -62,16 +62,16 @@ def test_typed_codes_play_like_the_engine_actions_in_every_phase():
 
 def test_a_bool_is_never_a_player():
     g = random_game(2, seed=5)
-    s = first_state(g, lambda st: st.phase_name == "draw" and st.round > 1 and st.player == 0
-                    and st.piles[1])
-    top = s.piles[1][-1]
+    s = first_state(g, lambda st: st.phase == "draw" and st.round > 1 and st.player == 0
+                    and st.discards[1])
+    top = s.discards[1][-1]
     assert s.apply(Draw(1, top)) is not None  # seat 1's pile (player 2's) may be drawn from ...
     before = s.to_dict()
-    with pytest.raises(ValueError, match=r"True is not a player: .* seat index 0-1 .*\(0 is "
-                                         r"player 1, 1 is player 2\)"):
-        s.apply(Draw(True, top))  # ... but True is not seat 1
+    with pytest.raises(ValueError, match=r"True is not a player: .* the seat index of the player "
+                                         r"whose pile it is \(0 is player 1\)"):
+        s.apply(Draw(True, top))  # ... but True is not seat 1 (refused as the Draw is built)
     with pytest.raises(ValueError, match="False is not a player"):
         s.apply(Draw(False))
     assert s.to_dict() == before
     with pytest.raises(ValueError, match="player must be"):
-        new_game(2, seed=1).view(True)
+        State.new(2, seed=1).view(True)

@@ -19,6 +19,7 @@ from henkit.hens.actions import DECK, DRAW_DECK, Discard, Draw, Place, PlaceCoop
 from henkit.hens.barnyard import BIT_OF, CELL_OF, bits_of
 from henkit.hens.bots import _KIND, Evaluator, GreedyBot, LookaheadBot, RandomBot
 from henkit.hens.cards import CARDS, NUM_KINDS, deck_counts
+from henkit.hens.odds import sample_state
 from henkit.hens.scoring import (
     ShapeAfter,
     breed_stats,
@@ -28,8 +29,7 @@ from henkit.hens.scoring import (
     shape_facts,
     total,
 )
-from henkit.hens.state import new_game
-from henkit.hens.view import sample_state
+from henkit.hens.state import State
 
 SEEDS = st.integers(min_value=0, max_value=2**31)
 PLAYERS = st.sampled_from([2, 3, 4])
@@ -40,7 +40,7 @@ def _game(players: int, seed: int, greedy: bool = True) -> Game:
     """A finished game with every state kept: greedy bots build realistic groups, and a random
     bot in seat 1 places coops and odd shapes."""
     bots = [GreedyBot() if greedy and p != 1 else RandomBot() for p in range(players)]
-    g = Game(new_game(players, seed=seed), bots, seed=seed + 1)
+    g = Game(State.new(players, seed=seed), bots, seed=seed + 1)
     g.run()
     return g
 
@@ -48,7 +48,7 @@ def _game(players: int, seed: int, greedy: bool = True) -> Game:
 def _yards(g: Game, step: int):
     """Barnyards (with the game's goal) from every `step`-th state, the last one included."""
     for s in g.states[::step] + [g.state]:
-        for y in s.yards:
+        for y in s.barnyards:
             yield y, s.goal
 
 
@@ -69,7 +69,7 @@ def test_shape_after_is_shape_facts_with_the_hen_added(seed, players):
     for y, _ in _yards(_game(players, seed), 5):
         for goal in GOALS:
             after = ShapeAfter(y.hen, y.coop, y.e2, y.e3, goal)
-            for i in bits_of(y._frontier()):
+            for i in bits_of(y.open_mask()):
                 b = 1 << i
                 for eggs in (1, 2, 3):
                     want = shape_facts(y.hen | b, y.coop, y.e2 | b if eggs >= 2 else y.e2,
@@ -91,7 +91,7 @@ def test_evaluator_scores_every_placement_as_the_full_scorer(seed, players):
         kinds = list(range(NUM_KINDS))
         order.shuffle(kinds)  # the caches fill in a different order each time
         for k in kinds:
-            cells = list(bits_of(y._hen_mask(k)))
+            cells = list(bits_of(y.hen_mask(k)))
             want = [(total(y.place(k, CELL_OF[i]), goal), i) for i in cells]
             if order.random() < 0.5:
                 assert ev.hen(k) == _first_best(want)
@@ -99,7 +99,7 @@ def test_evaluator_scores_every_placement_as_the_full_scorer(seed, players):
                 assert ev.hen_total(_KIND[k], i) == v
             assert ev.hen(k) == _first_best(want)
         coops = [(total(y.place(CARDS[0], CELL_OF[i], coop=True), goal), i)
-                 for i in bits_of(y._frontier())]
+                 for i in bits_of(y.open_mask())]
         for v, i in coops:
             assert ev.coop_total(i) == v
         assert ev.coop() == _first_best(coops)
@@ -115,9 +115,9 @@ def test_the_evaluator_after_a_placement_answers_as_a_fresh_one(seed, players):
             continue
         ev = Evaluator(y, goal)
         k = order.randrange(NUM_KINDS)
-        hens = list(bits_of(y._hen_mask(k)))
+        hens = list(bits_of(y.hen_mask(k)))
         coop = not hens or order.random() < 0.3
-        i = order.choice(list(bits_of(y._frontier())) if coop else hens)
+        i = order.choice(list(bits_of(y.open_mask())) if coop else hens)
         if order.random() < 0.5:
             ev.hen(order.randrange(NUM_KINDS))  # some of what the parent knows, or nothing
         after = ev.after(k, i, coop)
@@ -181,8 +181,8 @@ def _worst(yard, goal, hand):
 def _plain_greedy(state):
     """The greedy bot's documented choice, with every score worked out by `scoring.total`."""
     p, goal = state.player, state.goal
-    yard, hand = state.yards[p], sorted(set(state.hands[p]))
-    phase = state.phase_name
+    yard, hand = state.barnyards[p], sorted(set(state.hands[p]))
+    phase = state.phase
     if phase == "rooster":
         if not yard.hen:
             return PlaceRooster(None)
@@ -218,7 +218,7 @@ def test_the_greedy_bot_decides_as_its_plain_definition(seed, players):
         if s.is_over or s.is_chance:
             continue
         assert bots[s.player].choose(s, make_rng(0)) == _plain_greedy(s), str(s)
-        phases[s.phase_name] += 1
+        phases[s.phase] += 1
     assert phases["place"] and phases["discard"] and phases["draw"] and phases["rooster"]
 
 
@@ -277,7 +277,7 @@ def test_lookahead_draws_as_with_the_deck_expectation_always_worked_out(seed, pl
     g = _game(players, seed)
     drawn = Counter()
     for s in g.states:
-        if s.phase_name != "draw":
+        if s.phase != "draw":
             continue
         v = s.view(s.player)
         ev, hand, unseen = Evaluator(v.barnyard, v.goal), sorted(set(v.hand)), v.unseen()
@@ -306,7 +306,7 @@ def test_unseen_cards_are_the_deck_less_every_card_in_view(seed, players):
 def test_a_draw_decision_from_a_state_with_only_piles_left():
     # With the deck empty the lookahead compares pile tops only (no deck option to skip).
     g = _game(4, 0)
-    late = [s for s in g.states if s.phase_name == "draw" and not s.deck]
+    late = [s for s in g.states if s.phase == "draw" and not s.deck]
     assert late
     for s in late:
         v = s.view(s.player)

@@ -5,7 +5,7 @@ from collections import Counter
 import pytest
 
 from henkit.hens.cards import BREEDS, CARDS, card, check_removed, deck_cards
-from henkit.hens.state import new_game
+from henkit.hens.state import State
 
 
 def test_full_deck_has_72_cards_with_the_rulebook_breed_sizes():
@@ -56,7 +56,7 @@ def test_bad_card_names_say_what_a_card_is(bad):
 @pytest.mark.parametrize(("players", "size"), [(4, 72), (3, 62), (2, 50)])
 def test_deck_for_each_player_count(players, size):
     for seed in range(5):
-        s = new_game(players, seed=seed)
+        s = State.new(players, seed=seed)
         assert len(s.all_cards()) == size
         removed = s.removed_breeds
         if players == 3:

@@ -16,7 +16,7 @@ from henkit.hens.cli import (
     simulate,
 )
 from henkit.hens.rules import Rules
-from henkit.hens.state import new_game
+from henkit.hens.state import State
 
 from .helpers import first_state, random_game
 
@@ -131,12 +131,12 @@ def test_negative_seeds_are_refused_by_the_argument_parser(capsys):
 def test_players_are_typed_and_shown_counting_from_1():
     assert "player 2's discard pile (players count from 1)" in HELP
     g = random_game(3, seed=11)
-    s = first_state(g, lambda s: s.phase_name == "draw" and s.round > 1
-                    and sum(bool(s.piles[q]) for q in range(3) if q != s.player) == 2)
+    s = first_state(g, lambda s: s.phase == "draw" and s.round > 1
+                    and sum(bool(s.discards[q]) for q in range(3) if q != s.player) == 2)
     others = [q for q in range(3) if q != s.player]
     for q in others:  # typing the player number (from 1) draws from that seat's pile
-        assert parse_move(s, str(q + 1)) == Draw(q, s.piles[q][-1])
-        assert str(parse_move(s, str(q + 1))) == f"draw {s.piles[q][-1]} from player {q + 1}'s " \
+        assert parse_move(s, str(q + 1)) == Draw(q, s.discards[q][-1])
+        assert str(parse_move(s, str(q + 1))) == f"draw {s.discards[q][-1]} from player {q + 1}'s " \
             "discard pile"
     assert parse_move(s, "deck") == Draw(DECK)
     for typed in ("0", "4", "-1"):
@@ -157,10 +157,13 @@ def test_the_seat_option_counts_from_1():
     text = out.getvalue()
     assert "you are player 2." in text and "player 1: " in text and "player 0" not in text
     # The same seeded game as the engine's, seen from seat index 1.
-    state = new_game(Rules(players=2), 3)
+    state = State.new(2, Rules(players=2), seed=3)
     assert f"your hand: {' '.join(map(str, state.hands[1]))}" in text
     for seat in ("0", "3"):
         out = io.StringIO()
         args = args_for(add_play_arguments, ["--players", "2", "--seat", seat])
-        assert play(args, input_fn=lambda _: "quit", out=out) == 2
-        assert out.getvalue() == f"--seat must be 1-2 (which player you are), not {seat}\n"
+        # An error found after parsing is a ValueError: henkit's main prints it on stderr.
+        with pytest.raises(ValueError, match=f"^--seat must be 1-2 \\(which player you are\\), "
+                                             f"not {seat}$"):
+            play(args, input_fn=lambda _: "quit", out=out)
+        assert out.getvalue() == ""

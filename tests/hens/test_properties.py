@@ -6,7 +6,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from henkit.hens.cards import deck_cards
-from henkit.hens.view import sample_state
+from henkit.hens.odds import sample_state
 
 from .helpers import random_game
 
@@ -23,15 +23,15 @@ def test_games_end_with_full_boxes_and_every_card_accounted_for(seed, players):
     removed = tuple(sorted(["Pa", "Wy", "Se", "Ba"].index(c) for c in end.removed_breeds))
     want = Counter(deck_cards(removed))
     assert len(want) and sum(want.values()) == {4: 72, 3: 62, 2: 50}[players]
-    for y in end.yards:
+    for y in end.barnyards:
         assert len(y) == 12
         assert y.shape in ((3, 4), (4, 3))
     for s in g.states[::9] + [end]:
         # deck + hands + discards + barnyards (coops included) = the deck for this player count
         assert Counter(s.all_cards()) == want
         assert all(len(h) <= 6 for h in s.hands)
-    if any(y.hen for y in end.yards):
-        assert any(y.rooster_cell is not None for y in end.yards)
+    if any(y.hen for y in end.barnyards):
+        assert any(y.rooster_cell is not None for y in end.barnyards)
 
 
 @settings(max_examples=15, deadline=None)
@@ -59,7 +59,7 @@ def test_views_hide_what_they_must_and_sampled_states_agree_with_them(seed, play
         for q in range(players):
             if q != me:
                 hidden.update(s.hands[q])
-                hidden.update(s.yards[q].coop_card(c) for c in s.yards[q].coop_cells_taken())
+                hidden.update(s.barnyards[q].coop_card(c) for c in s.barnyards[q].coop_cells_taken())
         assert v.unseen() == hidden
 
 
@@ -70,7 +70,7 @@ def test_every_placement_obeys_the_rules_and_apply_never_mutates(seed):
 
     g = random_game(4, seed)
     snapshots = [s.to_dict() for s in g.states[::17]]
-    for y in g.state.yards:
+    for y in g.state.barnyards:
         # Re-reading the final barnyard checks: connected, in the box, every touching pair legal.
         text = str(y)
         assert Barnyard.parse(text).shape == y.shape

@@ -54,7 +54,7 @@ def test_rooster_on_a_smaller_group_both_score():
 
 def test_rooster_must_stand_on_a_hen():
     b = Barnyard.parse("Pa1 Pa2 ##")
-    with pytest.raises(ValueError, match="holds no hen"):
+    with pytest.raises(ValueError, match="must stand on one of your hens, and \\(0, 2\\) is a chicken coop"):
         score(b, 1, rooster=(0, 2))
 
 

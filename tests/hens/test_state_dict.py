@@ -8,29 +8,29 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from henkit.hens.odds import sample_state
 from henkit.hens.rules import Rules
-from henkit.hens.state import PHASES, HensState, new_game
-from henkit.hens.view import sample_state
+from henkit.hens.state import Phase, State
 
 from .helpers import first_state, random_game
 
 GAME = random_game(4, seed=3)
-MID = first_state(GAME, lambda s: s.round == 3 and s.phase_name == "draw")
-PLACE = first_state(GAME, lambda s: s.round == 4 and s.phase_name == "place")
-assert MID.first == MID.turn == MID.player == PLACE.player == 0  # the messages below name seat 0
+MID = first_state(GAME, lambda s: s.round == 3 and s.phase == "draw")
+PLACE = first_state(GAME, lambda s: s.round == 4 and s.phase == "place")
+assert MID.first_player == MID.turn == MID.player == PLACE.player == 0  # the messages below name seat 0
 # One state of every phase, roosters mid-choice and roosters revealed.
-BASES = [first_state(GAME, lambda s, ph=ph: s.phase_name == ph) for ph in PHASES] + [
+BASES = [first_state(GAME, lambda s, ph=ph: s.phase == ph) for ph in Phase] + [
     MID,
-    first_state(GAME, lambda s: s.phase_name == "rooster" and s.turn == 2),
-    first_state(GAME, lambda s: s.round == 9 and s.phase_name == "discard"),
+    first_state(GAME, lambda s: s.phase == "rooster" and s.turn == 2),
+    first_state(GAME, lambda s: s.round == 9 and s.phase == "discard"),
 ]
 
 
-def as_dict(state: HensState) -> dict:
+def as_dict(state: State) -> dict:
     return json.loads(json.dumps(state.to_dict()))
 
 
-def changed(state: HensState, change) -> dict:
+def changed(state: State, change) -> dict:
     d = as_dict(state)
     change(d)
     return d
@@ -71,7 +71,7 @@ BAD = {
         r"'barnyards\[0\]' \(player 1\) holds 2 cards but player 1 has placed 0 by round 1"),
     "over at round 3": (changed(MID, lambda d: d.update(phase="over")),
                         r"'phase' is 'over' at round 3"),
-    "two draws in the draw phase": (changed(MID, lambda d: d.update(draws=2, drawn=2)),
+    "two draws in the draw phase": (changed(MID, lambda d: d.update(draws=2)),
                                     r"'draws' is 2 in the draw phase"),
     # MID: turn 0 of a round that seat 0 (player 1) starts.
     "player out of turn": (changed(MID, lambda d: d.update(player=1)),
@@ -85,14 +85,14 @@ BAD = {
     "discard phase with a short hand": (changed(PLACE, lambda d: d.update(phase="discard")),
                                         r"'hands\[0\]' \(player 1\) holds 6 cards in the discard phase"),
     "rules remove another breed": (
-        changed(new_game(Rules(players=3, removed_breeds=("Ba",)), seed=2),
+        changed(State.new(3, Rules(players=3, removed_breeds=("Ba",)), seed=2),
                 lambda d: d["rules"].update(removed_breeds=["Se"])),
         r"'removed_breeds' is \['Ba'\] but the rules remove \['Se'\]"),
     "rules name another goal": (
-        changed(new_game(Rules(goal=5), seed=2), lambda d: d["rules"].update(goal=2)),
+        changed(State.new(4, Rules(goal=5), seed=2), lambda d: d["rules"].update(goal=2)),
         r"'goal' is 5 but the rules set goal card 2"),
     "rules name another first player": (
-        changed(new_game(Rules(first_player=1), seed=2),
+        changed(State.new(4, Rules(first_player=1), seed=2),
                 lambda d: d["rules"].update(first_player=2)),
         (r"'first_player' is 1 \(player 2\) but the rules say player 3 \(first_player 2\) "
          r"plays first")),
@@ -103,7 +103,7 @@ BAD = {
 def test_malformed_or_impossible_dicts_are_refused_naming_the_field(name):
     d, message = BAD[name]
     with pytest.raises(ValueError, match=message):
-        HensState.from_dict(copy.deepcopy(d))
+        State.from_dict(copy.deepcopy(d))
 
 
 @pytest.mark.parametrize("players", [2, 3, 4])
@@ -111,7 +111,7 @@ def test_every_state_of_a_game_loads_back_and_is_valid(players):
     g = random_game(players, seed=40 + players)
     for s in g.states[::3] + [g.states[-1]]:
         s.validate()
-        again = HensState.from_dict(as_dict(s))
+        again = State.from_dict(as_dict(s))
         assert again == s and again.legal_actions() == s.legal_actions()
 
 
@@ -164,10 +164,10 @@ def test_no_mutation_of_a_field_lets_another_error_escape(state, data):
     else:
         bad = _delete(good, path)
     try:
-        loaded = HensState.from_dict(bad)
+        loaded = State.from_dict(bad)
     except ValueError as e:
         assert str(e)  # a message, never a bare ValueError
         return
     # A change that happens to describe a possible game is fine: it must load consistently.
     loaded.validate()
-    assert HensState.from_dict(as_dict(loaded)) == loaded
+    assert State.from_dict(as_dict(loaded)) == loaded

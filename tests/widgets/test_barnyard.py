@@ -7,7 +7,7 @@ import re
 import pytest
 
 from henkit.hens import CARDS, DECK, score
-from henkit.widgets import Barnyard
+from henkit.widgets.barnyard import BarnyardGame as Barnyard
 from henkit.widgets.common import status_text
 
 PLOTLY = "application/vnd.plotly.v1+json"
@@ -35,7 +35,7 @@ def to_my_phase(b: Barnyard, phase: str, limit: int = 500) -> None:
         s = b.state
         if s.is_over:
             raise AssertionError(f"the game ended before your {phase} phase")
-        if b.my_turn and s.phase_name == phase:
+        if b.my_turn and s.phase == phase:
             return
         if not b.my_turn:
             b.play_button.click()
@@ -46,7 +46,7 @@ def to_my_phase(b: Barnyard, phase: str, limit: int = 500) -> None:
 
 def my_click(b: Barnyard) -> None:
     """One simple move by clicks: draw from the deck, place the first card that fits, discard."""
-    phase = b.state.phase_name
+    phase = b.state.phase
     if phase == "draw":
         b.source_buttons[0].click()
     elif phase == "place":
@@ -96,7 +96,7 @@ def test_a_placement_updates_the_grid_the_hand_and_the_score():
     assert k is not None and hand_buttons(b)[0].description.startswith("▶ ")
     hand_before = list(b.hand)
     b.cells[legal_cells(b)[0]].click()
-    yard = b.state.yards[b.human]
+    yard = b.state.barnyards[b.human]
     assert yard.cards() == [k]
     hand_before.remove(k)
     assert list(b.hand) == hand_before
@@ -141,9 +141,9 @@ def test_a_coop_can_go_on_any_frontier_cell_and_costs_a_point():
     b.coop_toggle.value = True
     cells = legal_cells(b)
     assert cells and all(shown_cells(b)[c].description == "+ coop" for c in cells)
-    coops = b.state.yards[b.human].coops
+    coops = b.state.barnyards[b.human].coops
     b.cells[cells[0]].click()
-    yard = b.state.yards[b.human]
+    yard = b.state.barnyards[b.human]
     assert yard.coops == coops + 1
     assert any(x.description == "coop" for x in shown_cells(b).values())
     line = next(x for x in score(yard, b.state.goal).lines if x.step == "chicken coops")
@@ -157,7 +157,7 @@ def test_discarding_puts_the_selected_card_on_your_pile():
     hand_buttons(b)[1].click()
     k = b.selected
     b.discard_button.click()
-    assert b.state.piles[b.human][-1] == k
+    assert b.state.discards[b.human][-1] == k
     assert f"You discarded {k.describe()}" in status_text(b.status)
 
 
@@ -183,7 +183,7 @@ def test_the_rooster_goes_on_one_of_your_hens():
     b = Barnyard(["greedy"], seed=7, show_chart=False)
     to_my_phase(b, "rooster")
     hens = [c for c, x in shown_cells(b).items() if x.button_style == "warning"]
-    yard = b.state.yards[b.human]
+    yard = b.state.barnyards[b.human]
     assert sorted(hens) == sorted(c for c, _ in yard.hens())
     b.cells[hens[0]].click()
     assert b.state.choices[b.human] == hens[0]
@@ -194,7 +194,7 @@ def test_a_whole_game_by_clicks_ends_with_the_final_scores():
     b = Barnyard(["greedy", "random"], seed=11, show_chart=False)
     play_to_end(b)
     s = b.state
-    totals = s.totals()
+    totals = s.scores()
     text = status_text(b.status)
     assert "Game over" in text
     for p, t in enumerate(totals):
@@ -219,7 +219,7 @@ def test_the_same_seed_and_clicks_give_the_same_game():
     for _ in range(2):
         b = Barnyard(["random"], seed=30, show_chart=False)
         play_to_end(b)
-        runs.append((b.log_lines, b.state.totals()))
+        runs.append((b.log_lines, b.state.scores()))
     assert runs[0] == runs[1]
 
 
