@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from henkit.henpen.dice import check_face, face_name
+from henkit.henpen.dice import SIDES, check_face, face_name
 from henkit.henpen.rules import Claim
 
 
@@ -23,7 +23,8 @@ class Take:
     face: int
 
     def __post_init__(self) -> None:
-        check_face(self.face)
+        if type(self.face) is not int or not 1 <= self.face <= SIDES:  # plain faces need no change
+            object.__setattr__(self, "face", check_face(self.face))
 
     def __str__(self) -> str:
         return f"take the {face_name(self.face, plural=True)}"
@@ -34,6 +35,11 @@ class Stop:
     """Stop rolling and claim a serving: from the grill, or stolen from another player."""
 
     claim: Claim
+
+    def __post_init__(self) -> None:
+        if type(self.claim) is not Claim and not isinstance(self.claim, Claim):
+            raise ValueError(f"Stop needs a Claim (e.g. Stop(Claim(25)) or Stop(Claim(25, owner=1))), "
+                             f"not {self.claim!r}")
 
     def __str__(self) -> str:
         return f"stop and {self.claim}"

@@ -2,23 +2,25 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
 from henkit.henpen.actions import ROLL, Action, Roll, Stop, Take
 from henkit.henpen.dice import VALUES
+from henkit.henpen.inputs import check_flag
 from henkit.henpen.odds import (
     TurnReward,
     TurnSolution,
-    _best_option,
-    _check_steal_weight,
+    best_option,
+    check_steal_weight,
     claim_worth,
     position_reward,
     solve_turn,
 )
 from henkit.henpen.rules import Rules
-from henkit.henpen.state import DECIDE, ROLL_PHASE, TAKE, State
+from henkit.henpen.state import Phase, State
 
 Number = Fraction | float
 _ZERO = Fraction(0)
@@ -35,17 +37,19 @@ class Position:
     leader: int | None
     steal_weight: Fraction
 
+    def __post_init__(self) -> None:
+        # Checked once here: the reward and every worth below trust these fields.
+        position_reward(self.grill, self.own_top, dict(_pairs(self.others_tops)), self.leader,
+                        self.steal_weight, self.rules, 0)
+        object.__setattr__(self, "steal_weight", check_steal_weight(self.steal_weight))
+
     @classmethod
     def of(cls, state: State, steal_weight: Fraction | int = 0) -> Position:
         """The position of the player to move; the leader is the opponent with most worms."""
-        return cls(
-            state.rules,
-            state.grill,
-            state.top(state.player),
-            tuple(sorted(state.others_tops().items())),
-            _leader(state),
-            Fraction(steal_weight),
-        )
+        _check_state(state)
+        weight = steal_weight if type(steal_weight) is Fraction else check_steal_weight(steal_weight)
+        return _position(state.rules, state.grill, state.top(state.player),
+                         tuple(sorted(state.others_tops().items())), _leader(state), weight)
 
     def reward(self) -> TurnReward:
         """The worms-gained reward of this position (see `odds.position_reward`)."""
@@ -54,7 +58,32 @@ class Position:
 
     def worth(self, stop: Stop) -> Fraction:
         """What one claim is worth here (see `odds.claim_worth`)."""
+        if not isinstance(stop, Stop):
+            raise ValueError(f"stop must be a Stop, not {stop!r}")
         return claim_worth(stop.claim, self.rules, self.leader, self.steal_weight)
+
+
+def _pairs(tops: object) -> list[tuple[object, object]]:
+    if not isinstance(tops, tuple) or not all(isinstance(p, tuple) and len(p) == 2 for p in tops):
+        raise ValueError(f"others_tops must be (player, top serving) pairs, not {tops!r}")
+    return list(tops)
+
+
+@lru_cache(maxsize=1024)
+def _position(rules: Rules, grill: tuple[int, ...], own_top: int | None,
+              others_tops: tuple[tuple[int, int], ...], leader: int | None,
+              steal_weight: Fraction) -> Position:
+    # The position of a valid state with a checked weight: built without checking again (the
+    # checks cost more than the decision; positions recur all game long, hence the cache).
+    position = object.__new__(Position)
+    position.__dict__.update(rules=rules, grill=grill, own_top=own_top, others_tops=others_tops,
+                             leader=leader, steal_weight=steal_weight)
+    return position
+
+
+def _check_state(state: object) -> None:
+    if not isinstance(state, State):
+        raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
 
 
 def _leader(state: State) -> int | None:
@@ -79,12 +108,12 @@ def _solve_values(
     # Positions that differ only where the reward does not (a serving out of reach, a steal
     # worth what the grill offers, ...) share one solve: keyed on the reward's exact values,
     # this cache hits across turns and games where the position cache above cannot.
-    return solve_turn(TurnReward._trusted(stop_value, fail_value), rules=rules, exact=exact)
+    return solve_turn(TurnReward(stop_value, fail_value), rules=rules, exact=exact)
 
 
 def solution_for(state: State, steal_weight: Fraction | int = 0, exact: bool = False) -> TurnSolution:
     """The optimal-play solution of the turn in progress, for expected worms gained."""
-    return _solve(Position.of(state, steal_weight), bool(exact))
+    return _solve(Position.of(state, steal_weight), check_flag(exact, "exact"))
 
 
 def _node(sol: TurnSolution, state: State) -> int:
@@ -96,25 +125,30 @@ def _node(sol: TurnSolution, state: State) -> int:
         if c:
             mask |= 1 << f
             total += c * v
-    i = sol.space._find(state.rules.dice - sum(kept), mask, total)
+    i = sol.space.find_node(state.rules.dice - sum(kept), mask, total)
     if i < 0:
         raise ValueError(f"the turn point of this state is not in the solved turn ({sol.start})")
     return i
 
 
-def _optimal_action(state: State, steal_weight: Fraction | int) -> Action:
-    # OptimalBot's decision: the solver's face, then stop when the solver stops (with the
-    # best claim) or roll; the same answers as best_face / best_decision / best_stop, but one
-    # position and one node look-up per decision.
-    phase = state.phase
-    if phase != TAKE and phase != DECIDE:
-        return ROLL
+def optimal_action(state: State, steal_weight: Fraction | int = 0) -> Action:
+    """The optimal play's action for the player to move (expected worms gained this turn):
+    the solver's face, then stop when the solver stops (with the best claim) or roll.
+
+    The same answers as `solution_for(state).best_face` / `best_decision` and `best_stop`, with
+    one position and one node look-up per decision (OptimalBot's hot path).
+    """
     position = Position.of(state, steal_weight)
+    phase = state.phase
+    if phase is not Phase.TAKE and phase is not Phase.DECIDE:
+        if phase is Phase.ROLL:
+            return ROLL
+        raise ValueError(f"no player decides in the {phase.value!r} phase")
     sol = _solve(position, False)
     i = _node(sol, state)
-    if phase == TAKE:
-        return Take(next(iter(sol._take_values_at(i, state.roll))))
-    if sol._stops(i) and state.has_worm:
+    if phase is Phase.TAKE:
+        return Take(next(iter(sol.take_values_at(i, state.roll))))  # type: ignore[arg-type]
+    if sol.stops_at(i) and state.has_worm:
         stop = _best_stop(state, position.steal_weight, position.leader)
         if stop is not None:
             return stop
@@ -128,6 +162,13 @@ class Advice:
     action: Action
     value: Number
 
+    def __post_init__(self) -> None:
+        if not isinstance(self.action, Roll | Take | Stop):
+            raise ValueError(f"action must be a Henpen action (Roll, Take, Stop), not {self.action!r}")
+        v = self.value
+        if isinstance(v, bool) or not isinstance(v, Fraction | float | int) or not math.isfinite(v):
+            raise ValueError(f"value must be a number (expected worms), not {v!r}")
+
     def __str__(self) -> str:
         return f"{self.action}: {float(self.value):+.3f} worms expected"
 
@@ -138,15 +179,16 @@ def advice(state: State, steal_weight: Fraction | int = 0, exact: bool = False) 
     The value is the expected worms gained this turn (a failed turn costs one's top serving),
     playing optimally afterwards. Ties keep the solver's order (stop before roll; see odds).
     """
+    position = Position.of(state, steal_weight)
+    exact = check_flag(exact, "exact")
     if state.is_over or state.is_chance:
         return []
-    position = Position.of(state, steal_weight)
-    sol = _solve(position, bool(exact))
-    if state.phase == ROLL_PHASE:
+    sol = _solve(position, exact)
+    if state.phase is Phase.ROLL:
         return [Advice(ROLL, sol.value(state))]
-    if state.phase == TAKE:
+    if state.phase is Phase.TAKE:
         return [Advice(Take(f), v) for f, v in sol.take_values(state.roll, state).items()]
-    assert state.phase == DECIDE
+    assert state.phase is Phase.DECIDE
     out = []
     for a in state.legal_actions():
         if isinstance(a, Roll):
@@ -161,11 +203,14 @@ def advice(state: State, steal_weight: Fraction | int = 0, exact: bool = False) 
 
 def best_stop(state: State, steal_weight: Fraction | int = 0) -> Stop | None:
     """The most valuable legal stop for the player to move, or None when none is legal."""
-    if state.phase != DECIDE or not state.has_worm:
-        return None
     # The default weight 0 (every greedy and threshold decision) needs no Fraction or check.
     plain = type(steal_weight) is int and steal_weight == 0
-    return _best_stop(state, _ZERO if plain else _check_steal_weight(Fraction(steal_weight)), None)
+    weight = _ZERO if plain else check_steal_weight(steal_weight)
+    if type(state) is not State:
+        _check_state(state)
+    if state.phase is not Phase.DECIDE or not state.has_worm:
+        return None
+    return _best_stop(state, weight, None)
 
 
 def _best_stop(state: State, weight: Fraction, leader: int | None) -> Stop | None:
@@ -176,5 +221,5 @@ def _best_stop(state: State, weight: Fraction, leader: int | None) -> Stop | Non
         return Stop(claims[0]) if claims else None
     if weight and leader is None:
         leader = _leader(state)
-    i, _gain = _best_option([(c.tile, c.owner) for c in claims], state.rules, leader, weight)
+    i, _gain = best_option(claims, state.rules, leader, weight)
     return Stop(claims[i])

@@ -20,6 +20,8 @@ from typing import Any
 
 import numpy as np
 
+from henkit.checks import whole
+from henkit.henpen.inputs import check_seed
 from henkit.henpen.odds import TurnReward, TurnSolution, resolve_start, solve_turn
 from henkit.henpen.rules import Rules
 from henkit.henpen.turnspace import (
@@ -42,6 +44,8 @@ __all__ = [
 
 CHUNK = 1 << 16
 """Turns simulated together: small enough for the working arrays to stay in cache."""
+MAX_TURNS = 100_000_000
+"""The most turns one `simulate_turns` call plays (a few seconds per ten million)."""
 
 
 def threshold_policy(
@@ -70,6 +74,9 @@ def optimal_policy(
 ) -> TurnPolicy:
     """The solver's optimal policy for a reward (or an existing solution's policy)."""
     if isinstance(reward, TurnSolution):
+        if start is not None or dice is not None or taken or (type(total) is not int or total) or (
+                rules is not None):
+            raise ValueError("a solution's policy takes no start, dice, taken, total or rules")
         return reward.policy
     return solve_turn(reward, start=start, dice=dice, taken=taken, total=total, rules=rules).policy
 
@@ -141,6 +148,16 @@ class TurnResults:
     max_total: int
     policy_name: str = ""
 
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "max_total", whole(self.max_total, "max_total", 0, 10_000))
+        t = self.totals
+        if not (isinstance(t, np.ndarray) and t.ndim == 1 and t.dtype.kind in "iu"):
+            raise ValueError("totals must be a 1-d numpy array of end totals (FAILED = -1)")
+        if t.size and (t.min() < FAILED or t.max() > self.max_total):
+            raise ValueError(f"totals must be from {FAILED} (failed) to max_total {self.max_total}")
+        if not isinstance(self.policy_name, str):
+            raise ValueError(f"policy_name must be text, not {self.policy_name!r}")
+
     @property
     def turns(self) -> int:
         """How many turns were simulated."""
@@ -158,26 +175,35 @@ class TurnResults:
 
     def frequencies(self) -> tuple[np.ndarray, float]:
         """The histogram as fractions of all turns."""
+        if not self.turns:
+            raise ValueError("no turns were simulated: there are no frequencies")
         counts, fails = self.histogram()
         return counts / self.turns, fails / self.turns
 
     def chance_at_least(self, target: int) -> float:
         """Share of turns that ended with a worm at a total >= target."""
+        target = whole(target, "target")
+        if not self.turns:
+            raise ValueError("no turns were simulated: there is no share to give")
         return float(np.mean(self.totals >= max(target, 0)))
 
     def mean_reward(self, reward: TurnReward) -> float:
         """Average of the reward over the simulated turns."""
+        if not isinstance(reward, TurnReward):
+            raise ValueError(f"reward must be a TurnReward, not {reward!r}")
+        if reward.max_total < self.max_total:
+            raise ValueError(f"the reward covers totals up to {reward.max_total}, the turns reach "
+                             f"{self.max_total}")
+        if not self.turns:
+            raise ValueError("no turns were simulated: there is no average")
         stop_value, fail = reward.floats
         counts, fails = self.histogram()
         return float((counts @ stop_value[: len(counts)] + fails * fail) / self.turns)
 
 
 def _rng(seed: Any) -> np.random.Generator:
-    if isinstance(seed, np.random.Generator):
-        return seed
-    if seed is None or (isinstance(seed, int | np.integer) and not isinstance(seed, bool)):
-        return np.random.default_rng(seed)
-    raise ValueError(f"seed must be an int, None or a numpy Generator, not {seed!r}")
+    check_seed(seed)
+    return seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
 
 
 def simulate_turns(
@@ -191,8 +217,7 @@ def simulate_turns(
     if not isinstance(policy, TurnPolicy):
         raise ValueError(f"policy must be a TurnPolicy (threshold_policy, optimal_policy), "
                          f"not {type(policy).__name__}")
-    if isinstance(turns, bool) or not isinstance(turns, int | np.integer) or turns < 0:
-        raise ValueError(f"turns must be a whole number >= 0, not {turns!r}")
+    turns = whole(turns, "turns", 0, MAX_TURNS)
     rng = _rng(seed)
     space = policy.space
     root = space.index(TurnPoint.of(start) if start is not None else space.root)

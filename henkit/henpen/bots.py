@@ -12,11 +12,29 @@ from fractions import Fraction
 
 import numpy as np
 
+from henkit.checks import whole
 from henkit.henpen.actions import ROLL, Action, Take
-from henkit.henpen.advice import _optimal_action, best_stop
-from henkit.henpen.dice import FACES, WORM
-from henkit.henpen.state import DECIDE, TAKE, State
+from henkit.henpen.advice import best_stop, optimal_action
+from henkit.henpen.dice import WORM, check_rng
+from henkit.henpen.odds import check_steal_weight
+from henkit.henpen.rules import takeable_faces
+from henkit.henpen.state import Phase, State
 from henkit.henpen.turnspace import take_preference
+
+
+def _check(state: object, rng: object) -> None:
+    # Every bot's `choose` refuses anything but a State where a player decides, and a Generator.
+    if type(state) is not State:
+        raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
+    if state.phase is Phase.DICE or state.phase is Phase.OVER:
+        raise ValueError(f"no player decides in the {state.phase.value!r} phase")
+    if type(rng) is not np.random.Generator:
+        check_rng(rng)
+
+
+def _check_name(name: object) -> None:
+    if not isinstance(name, str):
+        raise ValueError(f"a bot's name is text, not {name!r}")
 
 
 @dataclass
@@ -25,23 +43,30 @@ class RandomBot:
 
     name: str = "random"
 
+    def __post_init__(self) -> None:
+        _check_name(self.name)
+
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         """A uniformly random legal action."""
+        _check(state, rng)
         acts = state.legal_actions()
         return acts[int(rng.integers(len(acts)))]
 
 
 def most_points_face(state: State) -> int:
     """The face of the roll setting aside the most points (ties: the higher face, worm first)."""
-    roll, kept = state.roll, state.kept
+    if type(state) is not State:
+        raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
+    roll = state.roll
     if roll is None:
         raise ValueError("there is no roll to take from")
-    shown = [f for f in FACES if roll[f - 1] and not kept[f - 1]]
-    return min(shown, key=lambda f: take_preference(f, roll[f - 1]))
+    return min(takeable_faces(roll, state.kept), key=lambda f: take_preference(f, roll[f - 1]))
 
 
 def worm_first_face(state: State) -> int:
     """Worms while none are taken, else the most points (the batch threshold policy's rule)."""
+    if type(state) is not State:
+        raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
     roll = state.roll
     if roll is not None and roll[WORM - 1] and not state.has_worm:
         return WORM
@@ -54,9 +79,13 @@ class GreedyBot:
 
     name: str = "greedy"
 
+    def __post_init__(self) -> None:
+        _check_name(self.name)
+
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         """Most points now; stop as soon as any claim is possible."""
-        if state.phase == TAKE:
+        _check(state, rng)
+        if state.phase is Phase.TAKE:
             return Take(most_points_face(state))
         return best_stop(state) or ROLL
 
@@ -69,15 +98,16 @@ class ThresholdBot:
     name: str = field(default="")
 
     def __post_init__(self) -> None:
-        if isinstance(self.target, bool) or not isinstance(self.target, int) or self.target < 1:
-            raise ValueError(f"threshold target must be a positive int, not {self.target!r}")
+        self.target = whole(self.target, "threshold target", 1)
+        _check_name(self.name)
         self.name = self.name or f"threshold {self.target}"
 
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         """Take worms first, then the most points; stop at `target` or more when it can."""
-        if state.phase == TAKE:
+        _check(state, rng)
+        if state.phase is Phase.TAKE:
             return Take(worm_first_face(state))
-        if state.phase == DECIDE:
+        if state.phase is Phase.DECIDE:
             stop = best_stop(state)
             if stop is not None and (state.total >= self.target or ROLL not in state.legal_actions()):
                 return stop
@@ -95,18 +125,16 @@ class OptimalBot:
     name: str = field(default="")
 
     def __post_init__(self) -> None:
-        if Fraction(self.steal_weight) < 0:
-            raise ValueError(f"steal_weight must be >= 0, not {self.steal_weight}")
+        self.steal_weight = check_steal_weight(self.steal_weight)
+        _check_name(self.name)
         self.name = self.name or (
             "optimal" if not self.steal_weight else f"optimal (steal weight {self.steal_weight})"
         )
 
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         """The solver's choice: the best face, then stop or roll by expected worms."""
-        # = Take(solution_for(state).best_face(...)) when taking; when deciding, best_stop(...)
-        # if solution_for(state).best_decision(state) is not "roll" and a stop is legal, else
-        # ROLL: one position and node look-up per decision instead of three checked ones.
-        return _optimal_action(state, self.steal_weight)
+        _check(state, rng)
+        return optimal_action(state, self.steal_weight)
 
 
 BOTS = {
@@ -120,6 +148,8 @@ BOTS = {
 def make_bot(spec: str) -> RandomBot | GreedyBot | ThresholdBot | OptimalBot:
     """A bot from a short name: 'random', 'greedy', 'optimal', 'optimal:1' (steal weight 1),
     'threshold' or 'threshold:28'."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot is named by text like 'greedy' or 'threshold:28', not {spec!r}")
     name, _, arg = spec.strip().lower().partition(":")
     if name not in BOTS:
         raise ValueError(f"unknown Henpen bot {spec!r}; bots are {', '.join(BOTS)} "
@@ -127,12 +157,12 @@ def make_bot(spec: str) -> RandomBot | GreedyBot | ThresholdBot | OptimalBot:
     if name == "threshold":
         try:
             return ThresholdBot(int(arg) if arg else 25)
-        except ValueError:
+        except (ValueError, OverflowError):
             raise ValueError(f"threshold bots are written threshold:T with T a number, not {spec!r}") from None
     if name == "optimal" and arg:
         try:
             return OptimalBot(Fraction(arg))
-        except (ValueError, ZeroDivisionError):
+        except (ValueError, ZeroDivisionError, OverflowError):
             raise ValueError(f"optimal bots are written optimal:W with W a steal weight >= 0 "
                              f"(a number like 1 or 1/2), not {spec!r}") from None
     if arg:

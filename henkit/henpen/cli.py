@@ -16,11 +16,11 @@ from henkit.core import CHANCE, Game
 from henkit.henpen.actions import ROLL, Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.bots import BOTS, make_bot
-from henkit.henpen.dice import FACES, WORM, face_name, face_value
-from henkit.henpen.odds import chance_at_least, chance_exactly, expected_worms
-from henkit.henpen.rules import Rules
+from henkit.henpen.dice import FACES, WORM, face_name
+from henkit.henpen.odds import chance_at_least, chance_exactly, expected_worms, resolve_start
+from henkit.henpen.rules import MAX_PLAYERS, Rules
 from henkit.henpen.simulate import simulate as run_games
-from henkit.henpen.state import TAKE, State
+from henkit.henpen.state import Phase, State
 from henkit.results import results_table
 from henkit.words import count
 
@@ -58,6 +58,22 @@ def _tiles(text: str) -> list[int]:
 
 
 
+MAX_GAMES = 100_000
+"""The most games one `henkit simulate henpen` plays."""
+
+
+def _games(text: str) -> int:
+    """The argparse type of `--games`: a whole number from 1 to MAX_GAMES."""
+    try:
+        games = int(text)
+    except ValueError:
+        games = 0
+    if not 1 <= games <= MAX_GAMES:
+        raise argparse.ArgumentTypeError(f"--games must be a whole number from 1 to {MAX_GAMES:,}, "
+                                         f"not {text!r}")
+    return games
+
+
 def _bot_specs(text: str) -> list[str]:
     specs = [s.strip().lower() for s in text.replace(",", " ").split() if s.strip()]
     if not specs:
@@ -68,6 +84,14 @@ def _bot_specs(text: str) -> list[str]:
         except ValueError as e:
             raise argparse.ArgumentTypeError(str(e)) from None
     return specs
+
+
+def _check_args(args: object, *names: str) -> argparse.Namespace:
+    # A command's arguments come from its parser; anything else is refused, saying what is needed.
+    if not isinstance(args, argparse.Namespace) or any(not hasattr(args, n) for n in names):
+        raise ValueError(f"a command takes the parsed arguments (an argparse Namespace with "
+                         f"{', '.join(names)}), not {args!r}")
+    return args
 
 
 def _rules(args: argparse.Namespace) -> Rules:
@@ -100,60 +124,48 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--exact", action="store_true", help="exact fractions (slower)")
 
 
-def _check_turn(args: argparse.Namespace, rules: Rules) -> None:
-    """Refuse a mid-turn start that no real turn of `rules.dice` dice could reach."""
-    if args.dice is None:
-        if args.taken or args.total:
-            raise ValueError("--taken and --total describe a turn in progress: give --dice too")
-        return
-    used = rules.dice - args.dice  # dice already set aside
-    if args.dice < 0 or used < len(args.taken):
-        raise ValueError(f"with {len(args.taken)} faces taken, at most {rules.dice - len(args.taken)}"
-                         f" of the {rules.dice} dice can be left, not {args.dice}")
-    low = sum(face_value(f) for f in args.taken)
-    high = low + max(0, used - len(args.taken)) * max((face_value(f) for f in args.taken), default=0)
-    if not low <= args.total <= high:
-        raise ValueError(f"taking {sorted(face_name(f) for f in args.taken)} with {used} dice "
-                         f"makes a total from {low} to {high}, not {args.total}")
+def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """Print exact chances or expected worms for a turn, from a fresh or mid-turn start.
 
-
-def odds(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    """Print exact chances or expected worms for a turn, from a fresh or mid-turn start."""
-    out, err = out or sys.stdout, err or sys.stderr
+    Bad input found after parsing is a ValueError (`henkit.cli.main` prints it on stderr).
+    Accepted starts are those of `henkit.henpen.odds.resolve_start`: a fresh turn of 1 to 20
+    dice, or a moment a turn of 8 dice can reach.
+    """
+    out = out or sys.stdout
+    _check_args(args, "target", "exactly", "worms", "dice", "taken", "total", "grill", "own_top",
+                "tops", "exact")
     rules = Rules()
+    if args.dice is None and (args.taken or args.total):
+        raise ValueError("--taken and --total describe a turn in progress: give --dice too")
     start = {"dice": args.dice, "taken": args.taken, "total": args.total}
+    resolve_start(rules=rules, **start)  # refuses a start no turn reaches, saying why
     where = "a fresh turn" if args.dice is None else (
         f"{count(args.dice, 'die', 'dice')} left, taken {sorted(face_name(f) for f in args.taken) or 'nothing'}, "
         f"total {args.total}")
     position = args.grill is not None or args.own_top is not None or bool(args.tops)
     lines: list[str] = []
-    try:
-        _check_turn(args, rules)
-        if (args.worms or position) and args.target is not None:
-            raise ValueError("--target asks for a chance, --worms/--grill for expected worms: "
-                             "choose one")
-        if args.exactly and args.target is None:
-            raise ValueError("--exactly needs --target T")
-        if args.worms or position:
-            tops = {i + 1: t for i, t in enumerate(args.tops)}
-            v = expected_worms(args.grill, args.own_top, tops, exact=args.exact, **start)
-            lines.append(f"Expected worms gained from {where}, playing to maximise them: "
-                         f"{v if args.exact else f'{float(v):.4f}'}")
-        elif args.target is not None:
-            f = chance_exactly if args.exactly else chance_at_least
-            v = f(args.target, exact=args.exact, **start)
-            what = "exactly" if args.exactly else "at least"
-            lines.append(f"Chance of stopping with a worm and a total of {what} {args.target} "
-                         f"from {where}, playing for it: {_fmt(v, args.exact)}")
-        else:
-            lines.append(f"Chance of stopping with a worm at T or more from {where}, playing for T:")
-            lines.append(f"{'T':>4}  {'chance':>10}")
-            for t in range(21, 37):
-                v = chance_at_least(t, exact=args.exact, **start)
-                lines.append(f"{t:>4}  {_fmt(v, args.exact):>10}")
-    except ValueError as e:
-        print(f"henkit odds: error: {e}", file=err)
-        return 2
+    if (args.worms or position) and args.target is not None:
+        raise ValueError("--target asks for a chance, --worms/--grill for expected worms: "
+                         "choose one")
+    if args.exactly and args.target is None:
+        raise ValueError("--exactly needs --target T")
+    if args.worms or position:
+        tops = {i + 1: t for i, t in enumerate(args.tops)}
+        v = expected_worms(args.grill, args.own_top, tops, exact=args.exact, **start)
+        lines.append(f"Expected worms gained from {where}, playing to maximise them: "
+                     f"{v if args.exact else f'{float(v):.4f}'}")
+    elif args.target is not None:
+        f = chance_exactly if args.exactly else chance_at_least
+        v = f(args.target, exact=args.exact, **start)
+        what = "exactly" if args.exactly else "at least"
+        lines.append(f"Chance of stopping with a worm and a total of {what} {args.target} "
+                     f"from {where}, playing for it: {_fmt(v, args.exact)}")
+    else:
+        lines.append(f"Chance of stopping with a worm at T or more from {where}, playing for T:")
+        lines.append(f"{'T':>4}  {'chance':>10}")
+        for t in range(21, 37):
+            v = chance_at_least(t, exact=args.exact, **start)
+            lines.append(f"{t:>4}  {_fmt(v, args.exact):>10}")
     print("\n".join(lines), file=out)
     return 0
 
@@ -166,22 +178,24 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bots", type=_bot_specs, default=["optimal", "threshold:25"],
                         help=f"one bot per seat, comma-separated, from {', '.join(BOTS)} "
                         "(threshold:T); default optimal,threshold:25")
-    parser.add_argument("--games", type=int, default=100, help="how many games (default 100)")
+    parser.add_argument("--games", type=_games, default=100,
+                        help=f"how many games, 1 to {MAX_GAMES:,} (default 100)")
     parser.add_argument("--seed", type=seed_arg, default=0, help="first game's seed (default 0)")
     parser.add_argument("--pickomino", action="store_true", help="the published game's P6 rule")
 
 
 def simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
-    """Play `args.games` seeded games between `args.bots` and print a results table."""
+    """Play `args.games` seeded games between `args.bots` and print a results table.
+
+    Bad input found after parsing is a ValueError (`henkit.cli.main` prints it on stderr).
+    """
     out = out or sys.stdout
-    if not 1 <= len(args.bots) <= 7:
-        print(f"Henpen needs 1 to 7 bots, one per seat; got {len(args.bots)}", file=out)
-        return 2
-    try:
-        results = run_games([make_bot(b) for b in args.bots], args.games, args.seed, _rules(args))
-    except ValueError as e:
-        print(f"error: {e}", file=out)
-        return 2
+    _check_args(args, "bots", "games", "seed", "pickomino")
+    if not isinstance(args.bots, list) or not all(isinstance(b, str) for b in args.bots):
+        raise ValueError(f"bots must be a list of bot names, not {args.bots!r}")
+    if not 1 <= len(args.bots) <= MAX_PLAYERS:
+        raise ValueError(f"Henpen needs 1 to {MAX_PLAYERS} bots, one per seat, not {len(args.bots)}")
+    results = run_games([make_bot(b) for b in args.bots], args.games, args.seed, _rules(args))
     print(f"{args.games} games of Henpen, seeds {args.seed}-{args.seed + args.games - 1}, "
           "first player rotating", file=out)
     print(results_table(results), file=out)
@@ -208,7 +222,7 @@ def _parse_move(state: State, text: str) -> object:
     """A typed answer -> a legal action; ValueError with what is allowed otherwise."""
     acts = state.legal_actions()
     t = text.strip().lower()
-    if state.phase == TAKE:
+    if state.phase is Phase.TAKE:
         try:
             return Take(_face(t))
         except argparse.ArgumentTypeError as e:
@@ -227,12 +241,17 @@ def _parse_move(state: State, text: str) -> object:
 
 def play(args: argparse.Namespace, input_fn: Callable[[str], str] = input,
          out: TextIO | None = None) -> int:
-    """A game in the terminal: you are player 1 against `args.bots`."""
+    """A game in the terminal: you are player 1 against `args.bots`.
+
+    Bad input found after parsing is a ValueError (`henkit.cli.main` prints it on stderr).
+    """
     out = out or sys.stdout
+    _check_args(args, "bots", "seed", "hints", "pickomino")
+    if not isinstance(args.bots, list) or not all(isinstance(b, str) for b in args.bots):
+        raise ValueError(f"bots must be a list of bot names, not {args.bots!r}")
     bots = [make_bot(b) for b in args.bots]
-    if len(bots) > 6:
-        print("at most 6 opponents", file=out)
-        return 2
+    if len(bots) > MAX_PLAYERS - 1:
+        raise ValueError(f"at most {MAX_PLAYERS - 1} opponents, not {len(bots)}")
     game = Game(State.new(1 + len(bots), _rules(args)), [None, *bots], seed=args.seed)
     print("Henpen: you are player 1. " + PLAY_HELP, file=out)
     seen = 0
@@ -257,7 +276,7 @@ def play(args: argparse.Namespace, input_fn: Callable[[str], str] = input,
             return 0
         print("\n" + s.describe(), file=out)
         acts = s.legal_actions()
-        if s.phase == TAKE:
+        if s.phase is Phase.TAKE:
             faces = ", ".join("w" if a.face == WORM else str(a.face) for a in acts)
             print(f"Take which face? {faces}", file=out)
         else:

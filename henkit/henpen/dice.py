@@ -8,11 +8,15 @@ are the outcomes, each with its multinomial probability n! / (c1! ... c6!) / 6**
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import cache
 from math import factorial
+from typing import Any
 
 import numpy as np
+
+from henkit.checks import whole
 
 WORM = 6
 """The worm face. Faces are the ints 1..5 and WORM; a face's index in a counts tuple is face - 1."""
@@ -20,36 +24,85 @@ WORM = 6
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, WORM)
 SIDES = len(FACES)
 WORM_VALUE = 5
-
-
-def face_value(face: int) -> int:
-    """Points a face adds to the total for each die showing it (a worm counts 5)."""
-    return WORM_VALUE if face == WORM else face
-
-
-VALUES: tuple[int, ...] = tuple(face_value(f) for f in FACES)
-
-
-def face_name(face: int, plural: bool = False) -> str:
-    """How a face is said in words: '3' / '3s', 'worm' / 'worms'."""
-    if face == WORM:
-        return "worms" if plural else "worm"
-    return f"{face}s" if plural else str(face)
+MAX_DICE = 20
+"""The most dice a roll (and a turn, `Rules.dice`) may have."""
 
 
 def check_face(face: object) -> int:
-    """Return `face` if it is a die face (1..5 or WORM=6), else raise ValueError."""
+    """Return `face` as an int if it is a die face (1..5 or WORM=6), else raise ValueError."""
     if isinstance(face, bool) or not isinstance(face, int | np.integer) or not 1 <= face <= SIDES:
         raise ValueError(f"a die face is 1, 2, 3, 4, 5 or {WORM} (the worm), not {face!r}")
     return int(face)
 
 
-@cache
-def roll_outcomes(n: int) -> tuple[tuple[int, ...], ...]:
-    """Every distinct roll of n dice as a counts tuple, in a fixed (lexicographic) order."""
-    if n < 0:
-        raise ValueError(f"number of dice must be >= 0, not {n}")
+def check_faces(faces: object, what: str = "taken") -> frozenset[int]:
+    """A set of distinct die faces from any collection of faces; ValueError otherwise."""
+    if isinstance(faces, str | bytes | Mapping) or not isinstance(faces, Iterable):
+        raise ValueError(f"{what} must be a collection of faces 1..5 or {WORM} (the worm), "
+                         f"not {faces!r}")
+    out = [check_face(f) for f in faces]
+    if len(set(out)) != len(out):
+        raise ValueError(f"{what} lists a face twice: {sorted(out)}")
+    return frozenset(out)
 
+
+def check_dice(n: object, what: str = "the number of dice", low: int = 0) -> int:
+    """Return `n` as an int if it is a number of dice from `low` to MAX_DICE, else ValueError."""
+    return whole(n, what, low, MAX_DICE)
+
+
+def face_value(face: int) -> int:
+    """Decision P2: the points a face adds to the total per die showing it (a worm counts 5)."""
+    face = check_face(face)
+    return WORM_VALUE if face == WORM else face
+
+
+VALUES: tuple[int, ...] = tuple(face_value(f) for f in FACES)
+"""Points per die of each face, in face order (the fast path of `face_value`)."""
+
+
+def face_name(face: int, plural: bool = False) -> str:
+    """How a face is said in words: '3' / '3s', 'worm' / 'worms'."""
+    face = check_face(face)
+    if face == WORM:
+        return "worms" if plural else "worm"
+    return f"{face}s" if plural else str(face)
+
+
+def check_roll(roll: Any, dice: int) -> tuple[int, ...]:
+    """Return `roll` as a counts tuple if it is a roll of `dice` dice, else ValueError.
+
+    A roll is SIDES whole numbers (numpy integers too): how many dice show 1, 2, 3, 4, 5 and a
+    worm, adding up to the dice rolled.
+    """
+    if type(roll) is tuple and len(roll) == SIDES and all(type(c) is int and c >= 0 for c in roll):
+        counts = roll  # the common case, from the engine's own rolls
+    else:
+        items = _items(roll)
+        if items is None or len(items) != SIDES:
+            raise ValueError(f"a roll of {dice} dice is {SIDES} counts (dice showing 1s..5s, "
+                             f"worms) adding up to {dice}, not {roll!r}")
+        counts = tuple(whole(c, f"each count of a roll of {dice} dice (dice showing a face)", 0)
+                       for c in items)
+    if sum(counts) != dice:
+        raise ValueError(
+            f"a roll of {dice} dice is {SIDES} counts (dice showing 1s..5s, worms) adding up to "
+            f"{dice}, not {roll!r}"
+        )
+    return counts
+
+
+def _items(xs: Any) -> list[Any] | None:
+    # The entries of a list, tuple or 1-d numpy array (None for anything else).
+    if isinstance(xs, np.ndarray):
+        return xs.tolist() if xs.ndim == 1 else None
+    if isinstance(xs, list | tuple):
+        return list(xs)
+    return None
+
+
+@cache
+def _outcomes(n: int) -> tuple[tuple[int, ...], ...]:
     def parts(left: int, slots: int) -> list[tuple[int, ...]]:
         if slots == 1:
             return [(left,)]
@@ -58,26 +111,40 @@ def roll_outcomes(n: int) -> tuple[tuple[int, ...], ...]:
     return tuple(parts(n, SIDES))
 
 
-def multinomial_count(counts: tuple[int, ...]) -> int:
+def roll_outcomes(n: int) -> tuple[tuple[int, ...], ...]:
+    """Every distinct roll of n dice (0..MAX_DICE) as a counts tuple, in a fixed
+    (lexicographic) order."""
+    return _outcomes(check_dice(n))
+
+
+def multinomial_count(counts: Any) -> int:
     """Number of ordered rolls (out of 6**n) that show these counts."""
-    ways = factorial(sum(counts))
-    for c in counts:
+    items = _items(counts)
+    if items is None or len(items) != SIDES:
+        raise ValueError(f"counts must be {SIDES} counts (dice showing 1s..5s, worms), not {counts!r}")
+    cs = [whole(c, "a roll count", 0, MAX_DICE) for c in items]
+    n = check_dice(sum(cs), "the dice of a roll (the counts' sum)")
+    ways = factorial(n)
+    for c in cs:
         ways //= factorial(c)
     return ways
 
 
 @cache
+def _probabilities(n: int) -> tuple[Fraction, ...]:
+    total = SIDES**n
+    return tuple(Fraction(multinomial_count(c), total) for c in _outcomes(n))
+
+
 def roll_probabilities(n: int) -> tuple[Fraction, ...]:
     """Exact probability of each roll in `roll_outcomes(n)`; they sum to 1."""
-    total = SIDES**n
-    return tuple(Fraction(multinomial_count(c), total) for c in roll_outcomes(n))
+    return _probabilities(check_dice(n))
 
 
 @cache
-def roll_table(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Float arrays for fast work: counts (k, 6), probabilities (k,), cumulative (k,)."""
-    counts = np.array(roll_outcomes(n), dtype=np.int64).reshape(-1, SIDES)
-    probs = np.array([float(p) for p in roll_probabilities(n)])
+def _table(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    counts = np.array(_outcomes(n), dtype=np.int64).reshape(-1, SIDES)
+    probs = np.array([float(p) for p in _probabilities(n)])
     cumulative = np.cumsum(probs)
     cumulative[-1] = 1.0  # guard the last bucket against rounding
     for a in (counts, probs, cumulative):
@@ -85,21 +152,48 @@ def roll_table(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return counts, probs, cumulative
 
 
+def roll_table(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Float arrays for fast work: counts (k, 6), probabilities (k,), cumulative (k,)."""
+    return _table(check_dice(n))
+
+
+def check_rng(rng: object) -> np.random.Generator:
+    """Return `rng` if it is a numpy Generator, else raise ValueError."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator (numpy.random.default_rng(seed)), "
+                         f"not {rng!r}")
+    return rng
+
+
 def sample_roll(n: int, rng: np.random.Generator) -> tuple[int, ...]:
     """Roll n fair dice with `rng` and return the counts."""
+    if type(n) is not int or not 0 <= n <= MAX_DICE:
+        n = check_dice(n)
+    if type(rng) is not np.random.Generator:
+        check_rng(rng)
     # bisect_right on the same floats finds the same bucket as np.searchsorted(side="right"),
     # without numpy's per-call overhead (a game rolls a few hundred times).
-    return roll_outcomes(n)[bisect_right(_cumulative(n), rng.random())]
+    return _outcomes(n)[bisect_right(_cumulative(n), rng.random())]
 
 
 @cache
 def _cumulative(n: int) -> list[float]:
-    return roll_table(n)[2].tolist()
+    return _table(n)[2].tolist()
 
 
-def describe_roll(counts: tuple[int, ...]) -> str:
+def describe_roll(counts: Any) -> str:
     """A roll in words, e.g. '1 1 3 5 W W' (W for a worm)."""
+    counts = check_roll(counts, _dice_of(counts))
     shown = []
     for face, c in zip(FACES, counts, strict=True):
         shown += ["W" if face == WORM else str(face)] * c
     return " ".join(shown) if shown else "(no dice)"
+
+
+def _dice_of(counts: Any) -> int:
+    # The dice a counts tuple describes (describe_roll takes a roll of any size up to MAX_DICE).
+    items = _items(counts)
+    if items is None:
+        raise ValueError(f"a roll is {SIDES} counts (dice showing 1s..5s, worms), not {counts!r}")
+    n = sum(whole(c, "a roll count", 0, MAX_DICE) for c in items)
+    return check_dice(n, "the dice of a roll (the counts' sum)")

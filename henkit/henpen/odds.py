@@ -13,28 +13,30 @@ both modes choose alike):
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
-from numbers import Rational, Real
+from functools import cache, cached_property
 from typing import Any
 
 import numpy as np
 
-from henkit.henpen.dice import SIDES
-from henkit.henpen.rules import Claim, Rules, _claim_options, legal_claims
+from henkit.checks import whole
+from henkit.henpen.dice import SIDES, check_dice, check_faces, check_roll
+from henkit.henpen.inputs import as_fraction, check_flag
+from henkit.henpen.rules import Claim, Rules, legal_claims
 from henkit.henpen.turnspace import (
     EndDistribution,
     TurnPoint,
     TurnPolicy,
     TurnSpace,
-    check_roll,
-    faces_mask,
+    check_start,
     space_for,
 )
 
 Number = float | Fraction
+_ZERO = Fraction(0)
+WORM_MAX = 5  # the most a die adds to a total (a worm, or a 5)
 TIE_TOLERANCE = 1e-12
 """Float mode: values this close (relative to the largest |reward|) count as a tie."""
 
@@ -44,9 +46,11 @@ __all__ = [
     "TurnReward",
     "TurnSolution",
     "best_claim",
+    "best_option",
     "bust_chance",
     "chance_at_least",
     "chance_exactly",
+    "check_steal_weight",
     "claim_worth",
     "expected_worms",
     "position_reward",
@@ -56,33 +60,12 @@ __all__ = [
 
 
 def bust_chance(dice: int, taken: Iterable[int], exact: bool = True) -> Number:
-    """Chance that a roll of `dice` dice shows only faces in `taken`: (k/6)**dice."""
-    if isinstance(dice, bool) or not isinstance(dice, int | np.integer) or dice < 1:
-        raise ValueError(f"dice must be a whole number >= 1 (dice rolled), not {dice!r}")
-    if isinstance(taken, str | bytes) or not isinstance(taken, Iterable):
-        raise ValueError(f"taken must be a collection of faces 1..6, not {taken!r}")
-    taken = list(taken)
-    k = faces_mask(taken).bit_count()
-    if k != len(taken):
-        raise ValueError(f"taken lists a face twice: {taken}")
-    p = Fraction(k, SIDES) ** int(dice)
-    return p if exact else float(p)
-
-
-def _as_fraction(x: object, what: str) -> Fraction:
-    # The common cases first: the abstract-class checks below cost more than the conversion.
-    if type(x) is int:
-        return Fraction(x)
-    if type(x) is Fraction:
-        return x
-    if isinstance(x, bool) or not isinstance(x, Real | np.integer | np.floating):
-        raise ValueError(f"{what} must be a number, not {x!r}")
-    if isinstance(x, Rational | int | np.integer):
-        return Fraction(int(x)) if isinstance(x, int | np.integer) else Fraction(x)
-    f = float(x)
-    if not np.isfinite(f):
-        raise ValueError(f"{what} must be finite, not {x!r}")
-    return Fraction(f)  # exact value of the float
+    """Chance that a roll of `dice` dice (1 to 20) shows only faces in `taken`: (k/6)**dice
+    (rulebook, Failed turns: such a roll goes bust)."""
+    dice = check_dice(dice, "dice (dice rolled)", 1)
+    k = len(check_faces(taken))
+    p = Fraction(k, SIDES) ** dice
+    return p if check_flag(exact, "exact") else float(p)
 
 
 @dataclass(frozen=True, eq=False)
@@ -96,11 +79,11 @@ class TurnReward:
     def __init__(self, stop_value: Iterable[Any], fail_value: Any = 0) -> None:
         if isinstance(stop_value, str | bytes) or not isinstance(stop_value, Iterable):
             raise ValueError(f"stop_value must be a sequence of numbers, not {stop_value!r}")
-        values = tuple(_as_fraction(v, f"stop_value[{t}]") for t, v in enumerate(stop_value))
+        values = tuple(as_fraction(v, f"stop_value[{t}]") for t, v in enumerate(stop_value))
         if not values:
             raise ValueError("stop_value must give a value for totals 0, 1, ... (it is empty)")
         object.__setattr__(self, "stop_value", values)
-        object.__setattr__(self, "fail_value", _as_fraction(fail_value, "fail_value"))
+        object.__setattr__(self, "fail_value", as_fraction(fail_value, "fail_value"))
 
     @classmethod
     def _trusted(cls, stop_value: tuple[Fraction, ...], fail_value: Fraction) -> TurnReward:
@@ -138,55 +121,73 @@ class TurnReward:
         return cls([int(t == target) for t in range(_check_max_total(max_total) + 1)], 0)
 
 
+MAX_REWARD_TOTAL = 10_000
+"""The highest total a named reward covers (a turn of MAX_DICE dice reaches 5 * MAX_DICE)."""
+
+
 def _check_target(target: object) -> int:
-    if isinstance(target, bool) or not isinstance(target, int | np.integer) or target < 0:
-        raise ValueError(f"target must be a whole number >= 0 (a total), not {target!r}")
-    return int(target)
+    return whole(target, "target (a total)", 0)
 
 
 def _check_max_total(m: object) -> int:
-    if isinstance(m, bool) or not isinstance(m, int | np.integer) or m < 0:
-        raise ValueError(f"max_total must be a whole number >= 0, not {m!r}")
-    return int(m)
+    return whole(m, "max_total", 0, MAX_REWARD_TOTAL)
 
 
 # -- a real game position ----------------------------------------------------------------------
 
 
-def claim_worth(claim: Claim, rules: Rules, leader: int | None, steal_weight: Fraction) -> Fraction:
+def claim_worth(claim: Claim, rules: Rules, leader: int | None, steal_weight: Any) -> Fraction:
     """A claim's worth: its worms, times (1 + steal_weight) for a steal from the leader (or from
     anyone when no leader is named)."""
-    return _worth(claim.tile, claim.owner, rules, leader, steal_weight)
+    if not isinstance(claim, Claim):
+        raise ValueError(f"claim must be a Claim, not {claim!r}")
+    rules, leader, weight = _check_worth_args(rules, leader, steal_weight)
+    return _worth(claim, rules, leader, weight)
 
 
-def _worth(
-    tile: int, owner: int | None, rules: Rules, leader: int | None, steal_weight: Fraction
-) -> Fraction:
-    worms = Fraction(rules.worms(tile))
-    if owner is None:
+def _check_worth_args(rules: Any, leader: Any, steal_weight: Any) -> tuple[Rules, int | None, Fraction]:
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a henkit.henpen Rules, not {rules!r}")
+    if leader is not None:
+        leader = whole(leader, "leader (a player number, or None)", 0)
+    return rules, leader, check_steal_weight(steal_weight)
+
+
+def _worth(claim: Claim, rules: Rules, leader: int | None, steal_weight: Fraction) -> Fraction:
+    worms = Fraction(rules.worms(claim.tile))
+    if claim.owner is None:
         return worms
     # A steal also takes the worms from their owner: weigh that with steal_weight (per worm),
     # for the leader only when a leader is named, else for any opponent.
-    bonus = steal_weight if leader is None or owner == leader else Fraction(0)
+    bonus = steal_weight if leader is None or claim.owner == leader else Fraction(0)
     return worms * (1 + bonus)
 
 
-def _best_option(
-    options: list[tuple[int, int | None]], rules: Rules, leader: int | None, steal_weight: Fraction
+def best_option(
+    claims: list[Claim], rules: Rules, leader: int | None, steal_weight: Any
 ) -> tuple[int, Fraction]:
-    """Index of the most valuable (serving, owner) option and its worth; ties go to the earlier
-    option; (-1, 0) when there is none."""
-    best, best_gain = -1, Fraction(0)
-    for i, (tile, owner) in enumerate(options):
-        gain = _worth(tile, owner, rules, leader, steal_weight)
+    """Index of the most valuable of `claims` (see `claim_worth`) and its worth; ties go to the
+    earlier claim; (-1, 0) when there is none."""
+    if type(steal_weight) is not Fraction or not isinstance(rules, Rules):
+        rules, leader, steal_weight = _check_worth_args(rules, leader, steal_weight)
+    if not isinstance(claims, list | tuple) or not all(isinstance(c, Claim) for c in claims):
+        raise ValueError(f"claims must be a list of Claims, not {claims!r}")
+    return _best(claims, lambda c: _worth(c, rules, leader, steal_weight))
+
+
+def _best(claims: Sequence[Claim], worth: Callable[[Claim], Fraction]) -> tuple[int, Fraction]:
+    # `best_option` over checked claims, with any way to price one.
+    best, best_gain = -1, _ZERO
+    for i, claim in enumerate(claims):
+        gain = worth(claim)
         if best < 0 or gain > best_gain:
             best, best_gain = i, gain
     return best, best_gain
 
 
-def _check_steal_weight(steal_weight: Any) -> Fraction:
-    # `steal_weight` as a Fraction; ValueError unless it is a number >= 0.
-    weight = _as_fraction(steal_weight, "steal_weight")
+def check_steal_weight(steal_weight: Any) -> Fraction:
+    """`steal_weight` as a Fraction; ValueError unless it is a number >= 0."""
+    weight = as_fraction(steal_weight, "steal_weight")
     if weight < 0:
         raise ValueError(f"steal_weight must be >= 0 (extra worth per stolen worm), not {weight}")
     return weight
@@ -200,12 +201,27 @@ def _check_position(
     steal_weight: Any,
     rules: Rules,
 ) -> tuple[tuple[int, ...], int | None, dict[int, int], int | None, Fraction]:
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a henkit.henpen Rules or None, not {rules!r}")
     tiles = set(rules.tiles)
-    grill_t = tuple(sorted(rules.tiles if grill is None else grill))
+    if grill is None:
+        grill_t = rules.tiles
+    else:
+        if isinstance(grill, str | bytes | Mapping) or not isinstance(grill, Iterable):
+            raise ValueError(f"grill must be a list of servings, not {grill!r}")
+        grill_t = tuple(sorted(whole(t, "a serving on the grill") for t in grill))
     if len(set(grill_t)) != len(grill_t) or not set(grill_t) <= tiles:
         raise ValueError(f"grill must list distinct servings among {rules.describe_tiles()}, "
                          f"not {grill_t}")
-    tops = dict(others_tops or {})
+    if others_tops is None:
+        tops: dict[int, int] = {}
+    elif isinstance(others_tops, Mapping):
+        tops = {whole(p, "a player (a key of others_tops)", 0): whole(t, "an opponent's top serving")
+                for p, t in others_tops.items()}
+    else:
+        raise ValueError(f"others_tops must be a dict of player -> top serving, not {others_tops!r}")
+    if own_top is not None:
+        own_top = whole(own_top, "own_top (a serving, or None)")
     held = [t for t in (own_top, *tops.values()) if t is not None]
     for t in held:
         if t not in tiles:
@@ -213,9 +229,9 @@ def _check_position(
     if len(set(held)) != len(held) or set(held) & set(grill_t):
         raise ValueError("a serving is in one place only: the grill, one's own top or an "
                          f"opponent's top (grill {grill_t}, own top {own_top}, others {tops})")
-    weight = _check_steal_weight(steal_weight)
-    if leader is not None and (isinstance(leader, bool) or not isinstance(leader, int)):
-        raise ValueError(f"leader must be a player number or None, not {leader!r}")
+    weight = check_steal_weight(steal_weight)
+    if leader is not None:
+        leader = whole(leader, "leader (a player number, or None)", 0)
     return grill_t, own_top, tops, leader, weight
 
 
@@ -234,10 +250,10 @@ def best_claim(
     when one is named). Ties go to the earlier claim of `legal_claims` (the grill first).
     (None, 0) when nothing can be claimed.
     """
-    rules = rules or Rules()
+    rules = Rules() if rules is None else rules
     g, own, tops, lead, w = _check_position(grill, own_top, others_tops, leader, steal_weight, rules)
-    claims = legal_claims(total, g, own, tops)
-    i, gain = _best_option([(c.tile, c.owner) for c in claims], rules, lead, w)
+    claims = legal_claims(whole(total, "total", 0), g, own, tops)
+    i, gain = best_option(claims, rules, lead, w)
     return (claims[i], gain) if i >= 0 else (None, gain)
 
 
@@ -255,15 +271,15 @@ def position_reward(
 
     Defaults: the full grill, no opponents' tops, no own top; max_total = rules.max_total.
     """
-    rules = rules or Rules()
+    rules = Rules() if rules is None else rules
     g, own, tops, lead, w = _check_position(grill, own_top, others_tops, leader, steal_weight, rules)
     fail = -Fraction(rules.worms(own)) if own is not None else Fraction(0)
     top = rules.max_total if max_total is None else _check_max_total(max_total)
-    # The position is checked once above; each total then needs only the claim rule (as
-    # (serving, owner) pairs: building and checking Claim objects would cost more than the rest).
+    # Every total asks the claim rule; the few servings it names are priced once each.
+    worth = cache(lambda c: _worth(c, rules, lead, w))
     values = []
     for t in range(top + 1):
-        i, gain = _best_option(_claim_options(t, g, own, tops), rules, lead, w)
+        i, gain = _best(legal_claims(t, g, own, tops), worth)
         values.append(fail if i < 0 else gain)
     return TurnReward._trusted(tuple(values), fail)
 
@@ -280,24 +296,43 @@ def resolve_start(
 ) -> tuple[TurnPoint, int]:
     """The start point and the turn's dice count from either `start` or dice/taken/total.
 
-    `start` is a TurnPoint or anything with dice_left, taken and total (a game State).
-    Without it: a fresh turn of `dice` (default rules.dice) dice, or, when `taken` is given,
-    the moment after those takes with `dice` dice left.
+    `start` is a TurnPoint or anything with dice_left, taken and total (a game State, whose
+    own rules then apply). Without it: a fresh turn of `dice` (default rules.dice) dice, or,
+    when `taken` is given, the moment after those takes with `dice` dice left.
+
+    Accepted starts (anything else is a ValueError saying why):
+    - a fresh turn: nothing taken, total 0, 1 to 20 dice (a dice count other than rules.dice
+      is a turn of its own);
+    - a moment of a turn of rules.dice dice that play can reach: with faces F taken and d dice
+      left, some counts c_f >= 1 of the faces in F add up to the rules.dice - d dice set aside,
+      and their values (a worm counts 5) to the total. E.g. with 8 dice, 5 left and 1s and a
+      worm taken, the 3 dice set aside total 7 or 11 (one 1 and two worms, two 1s and a worm),
+      never 8.
     """
-    rules = rules or Rules()
+    if rules is None:
+        rules = getattr(start, "rules", None) if isinstance(getattr(start, "rules", None), Rules) else Rules()
     if not isinstance(rules, Rules):
-        raise ValueError(f"rules must be a Rules, not {type(rules).__name__}")
-    taken = frozenset(taken)
+        raise ValueError(f"rules must be a henkit.henpen Rules or None, not {rules!r}")
+    taken = check_faces(taken)
     if start is not None:
-        if dice is not None or taken or total:
+        if dice is not None or taken or (type(total) is not int or total):
             raise ValueError("give either start or dice/taken/total, not both")
-        return TurnPoint.of(start), rules.dice
+        own = getattr(start, "rules", None)
+        if isinstance(own, Rules) and own.dice != rules.dice:
+            raise ValueError(f"the start is a state of a {own.dice}-dice game, not of the "
+                             f"{rules.dice}-dice rules given")
+        point = TurnPoint.of(start)
+        check_start(point, rules.dice)
+        return point, rules.dice
     if taken and dice is None:
         raise ValueError("a mid-turn start needs dice= (how many dice are left to roll)")
-    point = TurnPoint(rules.dice if dice is None else dice, taken, total)
+    point = TurnPoint(rules.dice if dice is None else check_dice(dice, "dice", 0), taken, total)
     # A fresh turn with another dice count is its own turn; a mid-turn point is part of a
-    # rules.dice turn (solve_turn roots a space at it when that turn cannot reach it).
-    return point, point.dice_left if not taken else rules.dice
+    # rules.dice turn, and must be one that turn can reach.
+    if not taken:
+        return point, point.dice_left
+    check_start(point, rules.dice)
+    return point, rules.dice
 
 
 def solve_turn(
@@ -317,6 +352,7 @@ def solve_turn(
     """
     if not isinstance(reward, TurnReward):
         raise ValueError(f"reward must be a TurnReward, not {type(reward).__name__}")
+    exact = check_flag(exact, "exact")
     point, turn_dice = resolve_start(start, dice, taken, total, rules)
     space = space_for(point, turn_dice)
     if reward.max_total < space.max_total:
@@ -324,7 +360,7 @@ def solve_turn(
             f"stop_value covers totals 0..{reward.max_total}, but this turn can reach "
             f"{space.max_total}: give a value for every total up to it"
         )
-    return TurnSolution(space, reward, bool(exact), point)
+    return TurnSolution(space, reward, exact, point)
 
 
 class TurnSolution:
@@ -335,6 +371,16 @@ class TurnSolution:
     """
 
     def __init__(self, space: TurnSpace, reward: TurnReward, exact: bool, start: TurnPoint):
+        if not isinstance(space, TurnSpace):
+            raise ValueError(f"space must be a TurnSpace, not {space!r}")
+        if not isinstance(reward, TurnReward):
+            raise ValueError(f"reward must be a TurnReward, not {reward!r}")
+        exact = check_flag(exact, "exact")
+        if not isinstance(start, TurnPoint) or space.find(start) < 0:
+            raise ValueError(f"start must be a TurnPoint of the space, not {start!r}")
+        if reward.max_total < space.max_total:
+            raise ValueError(f"stop_value covers totals 0..{reward.max_total}, but this turn can "
+                             f"reach {space.max_total}: give a value for every total up to it")
         self.space = space
         self.reward = reward
         self.exact = exact
@@ -455,15 +501,15 @@ class TurnSolution:
         preference order (most points set aside, then the higher face).
         """
         p, i = self._node(point)
-        counts = check_roll(roll, p)
+        counts = check_roll(roll, p.dice_left)
         if not self.space.rollable[i]:
             raise ValueError(f"no roll is possible at ({p}): the turn ends by itself")
-        return self._take_values_at(i, counts)
+        return self.take_values_at(i, counts)
 
-    def _take_values_at(self, i: int, counts: tuple[int, ...]) -> dict[int, Number]:
-        # `take_values` for a node index and a roll already checked (bots call it directly).
+    def take_values_at(self, node: int, roll: tuple[int, ...]) -> dict[int, Number]:
+        """`take_values` for a node index of the space (bots hold one: see `space.find_node`)."""
         sp = self.space
-        pair = sp.roll_pair(i, counts)
+        pair = sp.roll_pair(node, roll)  # checks the node and the roll
         e0, e1 = int(sp.pair_edge_start[pair]), int(sp.pair_edge_start[pair + 1])
         chosen = self._choice(pair)
         values = [(int(sp.edge_face[e]), self._value[int(sp.edge_child[e])])
@@ -486,9 +532,13 @@ class TurnSolution:
         low = best - TIE_TOLERANCE * self.reward.scale
         return e0 + next(k for k, v in enumerate(vals) if v >= low)
 
-    def _stops(self, i: int) -> bool:
-        # policy.stop[i] by the same comparisons, for one node (see `_choice`).
+    def stops_at(self, node: int) -> bool:
+        """Whether the optimal play stops at a node index of the space (the turn ending by
+        itself counts as stopping): `policy.stop[node]` for one node, without the whole policy."""
         sp = self.space
+        if type(node) is not int or not 0 <= node < sp.size:
+            node = whole(node, "a node index", 0, sp.size - 1)
+        i = node
         if not sp.rollable[i]:
             return True
         if not sp.has_worm[i]:
@@ -512,7 +562,7 @@ class TurnSolution:
         _p, i = self._node(point)
         if not self.space.rollable[i]:
             return "end"
-        return "stop" if self._stops(i) else "roll"
+        return "stop" if self.stops_at(i) else "roll"
 
     def end_distribution(self, point: Any = None) -> EndDistribution:
         """Exact chance of each end total (with a worm) and of failure under the optimal play."""
@@ -531,10 +581,11 @@ def _objective(
     make: Any, start: Any, dice: int | None, taken: Iterable[int], total: int, roll: Any,
     rules: Rules | None, exact: bool,
 ) -> Number:
+    exact = check_flag(exact, "exact")
     point, turn_dice = resolve_start(start, dice, taken, total, rules)
     space = space_for(point, turn_dice)
-    reward = make(max(space.max_total, (rules or Rules()).max_total))
-    sol = TurnSolution(space, reward, bool(exact), point)
+    reward = make(max(space.max_total, WORM_MAX * turn_dice))
+    sol = TurnSolution(space, reward, exact, point)
     return sol.value() if roll is None else sol.value_of_roll(roll)
 
 
@@ -595,10 +646,11 @@ def expected_worms(
     See `position_reward`: a claim is worth its worms (a steal 1 + steal_weight per worm);
     a failed turn costs one's own top serving. No position: full grill, nothing to lose.
     """
-    rules = rules or Rules()
+    exact = check_flag(exact, "exact")
     point, turn_dice = resolve_start(start, dice, taken, total, rules)
+    rules = Rules() if rules is None else rules
     space = space_for(point, turn_dice)
     reward = position_reward(grill, own_top, others_tops, leader, steal_weight, rules,
                              max(space.max_total, rules.max_total))
-    sol = TurnSolution(space, reward, bool(exact), point)
+    sol = TurnSolution(space, reward, exact, point)
     return sol.value() if roll is None else sol.value_of_roll(roll)

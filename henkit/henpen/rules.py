@@ -1,60 +1,98 @@
-"""Henpen's settings and the facts of the box: the servings, their worms, the claim rule.
+"""Henpen's settings and its rules, each written once in a function named after it.
 
-Every default follows `shared/rules/DECISIONS.md` (P1-P8); every *option* there is a field here,
-so a teacher can switch one and compare the games that result.
+Every default follows henkit's rules decisions P1-P8; every *option* there is a field of `Rules`,
+so a teacher can switch one and compare the games that result. The state (`henkit.henpen.state`),
+the solver, the bots and the widgets all call the functions below rather than restating a rule:
+
+- P1 worms on a serving: `Rules.worms` (default table `pickomino_worm_table`);
+- P2 dice and the worm's value: `Rules.dice`, `henkit.henpen.dice.face_value`;
+- P3 players: `check_players`;
+- taking a face (rulebook: Gameplay): `takeable_faces`; going bust: `is_bust`;
+- stopping needs a worm (rulebook: Gameplay): `may_stop`;
+- P4 claiming: `legal_claims`;
+- P5 a turn ending by itself: `turn_ends_by_itself`;
+- P6/P7 a failed turn: `failed_turn`;
+- P8 the end and the winner: `game_over`, `winners`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import re
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
 from henkit.checks import whole
+from henkit.henpen.dice import FACES, MAX_DICE, WORM, WORM_VALUE
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 7
+RULES_FIELDS = ("worm_table", "dice", "keep_returned_if_highest", "flip_when_nothing_returned")
 
 
-def _pickomino_worms() -> Mapping[int, int]:
-    # P1: 21-24 carry 1 worm, 25-28 carry 2, 29-32 carry 3, 33-36 carry 4 (as in Pickomino).
+def pickomino_worm_table() -> Mapping[int, int]:
+    """Decision P1: 21-24 carry 1 worm, 25-28 carry 2, 29-32 carry 3, 33-36 carry 4."""
     return MappingProxyType({t: 1 + (t - 21) // 4 for t in range(21, 37)})
+
+
+def check_players(players: object) -> int:
+    """Decision P3: a game has 2 to 7 players, or 1 for solo practice; ValueError otherwise."""
+    return whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
+
+
+def _check_flag(value: object, name: str) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{name} must be True or False, not {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
 class Rules:
-    """Every setting of a Henpen game; the defaults are henkit's reading of the rules text."""
+    """Every setting of a Henpen game; the defaults are henkit's reading of the rules text.
 
-    worm_table: Mapping[int, int] = field(default_factory=_pickomino_worms)
+    Rules under which no turn could ever claim a serving (the lowest serving above what the
+    dice can total) are refused: such a game would never end.
+    """
+
+    worm_table: Mapping[int, int] = field(default_factory=pickomino_worm_table)
     """Serving number -> worms it carries (P1)."""
     dice: int = 8
-    """How many dice a turn starts with (P2)."""
+    """How many dice a turn starts with (P2), 1 to 20."""
     keep_returned_if_highest: bool = False
     """P6 option: a returned serving that is now the highest is not turned out of play."""
     flip_when_nothing_returned: bool = False
     """P7 option: a failed turn with an empty stack still turns the highest serving out of play."""
 
     def __post_init__(self) -> None:
-        table = dict(self.worm_table)
+        if isinstance(self.worm_table, str | bytes) or not isinstance(self.worm_table, Mapping):
+            raise ValueError("worm_table must be a dict of serving number -> worms, not "
+                             f"{self.worm_table!r}")
+        table: dict[int, int] = {}
+        for tile, worms in self.worm_table.items():
+            t = whole(tile, "a serving number (a key of worm_table)", 1, 10_000)
+            table[t] = whole(worms, f"the worms on serving {t}", 1, 1_000)
         if not table:
             raise ValueError("worm_table must list at least one serving")
-        for tile, worms in table.items():
-            if isinstance(tile, bool) or not isinstance(tile, int) or tile < 1:
-                raise ValueError(f"serving numbers must be positive ints, not {tile!r}")
-            if isinstance(worms, bool) or not isinstance(worms, int) or worms < 1:
-                raise ValueError(f"serving {tile} must carry a positive whole number of worms")
-        for flag in ("keep_returned_if_highest", "flip_when_nothing_returned"):
-            if not isinstance(getattr(self, flag), bool):
-                raise ValueError(f"{flag} must be True or False, not {getattr(self, flag)!r}")
-        if isinstance(self.dice, bool) or not isinstance(self.dice, int) or not 1 <= self.dice <= 20:
-            raise ValueError(f"dice must be an int from 1 to 20, not {self.dice!r}")
-        # Store a read-only, sorted copy so Rules stays hashable in spirit and immutable in fact.
+        object.__setattr__(self, "dice", whole(self.dice, "dice", 1, MAX_DICE))
+        for flag in RULES_FIELDS[2:]:
+            _check_flag(getattr(self, flag), flag)
+        lowest = min(table)
+        if lowest > self.max_total:
+            # No turn could ever claim a serving, so (with P7's default) the game would never end.
+            raise ValueError(
+                f"{self.dice} dice reach at most {self.max_total}, below the lowest serving "
+                f"{lowest}: a game needs more dice or lower servings"
+            )
+        # A read-only, sorted copy: Rules stays immutable in fact, and equal tables compare equal.
         object.__setattr__(self, "worm_table", MappingProxyType(dict(sorted(table.items()))))
+        # Hashed once: rules key the solver's caches, asked at every decision of a game.
+        object.__setattr__(self, "_hash", hash((tuple(self.worm_table.items()), self.dice,
+                                               self.keep_returned_if_highest,
+                                               self.flip_when_nothing_returned)))
 
     def __hash__(self) -> int:
-        return hash((tuple(self.worm_table.items()), self.dice, self.keep_returned_if_highest,
-                     self.flip_when_nothing_returned))
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
     @classmethod
     def pickomino(cls) -> Rules:
@@ -69,14 +107,14 @@ class Rules:
     @property
     def max_total(self) -> int:
         """The highest total a turn can reach: every die a worm (or a 5)."""
-        return 5 * self.dice
+        return WORM_VALUE * self.dice
 
     def worms(self, tile: int) -> int:
-        """Worms on a serving."""
+        """Decision P1: the worms on a serving (ValueError for a number that is no serving)."""
         try:
             return self.worm_table[tile]
-        except KeyError:
-            raise ValueError(f"there is no serving {tile}; servings are {self.describe_tiles()}") from None
+        except (KeyError, TypeError):
+            raise ValueError(f"there is no serving {tile!r}; servings are {self.describe_tiles()}") from None
 
     def describe_tiles(self) -> str:
         """The serving numbers in words, e.g. '21 to 36'."""
@@ -85,7 +123,7 @@ class Rules:
         return f"{t[0]} to {t[-1]}" if contiguous else ", ".join(map(str, t))
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of these rules."""
+        """A JSON-ready dict of these rules (keys: the field names)."""
         return {
             "worm_table": {str(k): v for k, v in self.worm_table.items()},
             "dice": self.dice,
@@ -98,17 +136,25 @@ class Rules:
         """Rules from `to_dict()` output; unknown or malformed fields raise ValueError."""
         if not isinstance(data, Mapping):
             raise ValueError(f"rules must be a dict, not {type(data).__name__}")
-        allowed = {"worm_table", "dice", "keep_returned_if_highest", "flip_when_nothing_returned"}
-        unknown = set(data) - allowed
+        unknown = [k for k in data if k not in RULES_FIELDS]
         if unknown:
-            raise ValueError(f"unknown rules fields {sorted(unknown)}; allowed: {sorted(allowed)}")
+            raise ValueError(f"unknown rules fields {sorted(map(repr, unknown))}; allowed: "
+                             f"{list(RULES_FIELDS)}")
         kwargs = dict(data)
         if "worm_table" in kwargs:
-            try:
-                kwargs["worm_table"] = {int(k): v for k, v in dict(kwargs["worm_table"]).items()}
-            except (TypeError, ValueError):
-                raise ValueError("worm_table must map serving numbers to worms") from None
+            table = kwargs["worm_table"]
+            if not isinstance(table, Mapping):
+                raise ValueError("worm_table must map serving numbers to worms, not "
+                                 f"{table!r}")
+            kwargs["worm_table"] = {_table_key(k): v for k, v in table.items()}
         return cls(**kwargs)
+
+
+def _table_key(key: object) -> int:
+    # JSON writes the table's keys as text: "21" reads back as 21, and so does an int.
+    if isinstance(key, str) and re.fullmatch(r"[0-9]{1,5}", key):
+        return int(key)
+    return whole(key, "a serving number (a key of worm_table)")
 
 
 @dataclass(frozen=True, order=True)
@@ -130,19 +176,58 @@ class Claim:
         return f"steal {self.tile} from player {self.owner + 1}"
 
 
+# ----- the rules of a turn ----------------------------------------------------------------------
+
+
+def takeable_faces(roll: Sequence[int], kept: Sequence[int]) -> list[int]:
+    """Rulebook, Gameplay: the faces a player may take from a roll, those it shows that were not
+    taken before this turn (rolls and kept dice as counts per face, 1s..5s, worms)."""
+    return [f for f, c, k in zip(FACES, roll, kept, strict=True) if c and not k]
+
+
+def is_bust(roll: Sequence[int], kept: Sequence[int]) -> bool:
+    """Rulebook, Failed turns: a roll showing only faces already taken this turn goes bust."""
+    for c, k in zip(roll, kept, strict=True):
+        if c and not k:
+            return False
+    return True
+
+
+def may_stop(kept: Sequence[int]) -> bool:
+    """Rulebook, Gameplay: a player may stop only once a worm is among the dice set aside."""
+    return kept[WORM - 1] > 0
+
+
+def turn_ends_by_itself(dice_left: int, faces_taken: int) -> bool:
+    """Decision P5: a turn ends by itself when every die is set aside or every face is taken
+    (a roll could only go bust); it is then claimed if it can be, else it fails."""
+    return dice_left == 0 or faces_taken == len(FACES)
+
+
 def legal_claims(
-    total: int, grill: tuple[int, ...], own_top: int | None, others_tops: Mapping[int, int]
+    total: int, grill: Iterable[int], own_top: int | None, others_tops: Mapping[int, int]
 ) -> list[Claim]:
-    """Every serving a player with a worm and this total may take (P4), grill first.
+    """Decision P4: every serving a player with a worm and this total may take, grill first.
 
     - the grill serving equal to the total;
     - an opponent's visible top serving equal to the total (stealing is optional);
     - when the total is missing from the grill, or equals the player's own top serving,
       the highest grill serving below the total (so totals above the highest serving
-      take the highest one below them).
+      take the highest one below them). A total below every claimable serving claims nothing.
     """
-    options = _claim_options(total, grill, own_top, others_tops)
-    return [_claim(tile, owner) for tile, owner in options]
+    claims: list[Claim] = []
+    if total in grill:
+        claims.append(_claim(total, None))
+    else:
+        # Serving numbers are unique, so a total equal to one's own top is never on the grill:
+        # both cases of the rule ("own top" and "missing number") land here.
+        lower = [t for t in grill if t < total]
+        if lower:
+            claims.append(_claim(max(lower), None))
+    for p, top in sorted(others_tops.items()):
+        if top == total:
+            claims.append(_claim(total, p))
+    return claims
 
 
 def _claim(tile: int, owner: int | None) -> Claim:
@@ -158,20 +243,41 @@ def _shared_claim(tile: int, owner: int | None) -> Claim:
     return Claim(tile, owner)
 
 
-def _claim_options(
-    total: int, grill: tuple[int, ...], own_top: int | None, others_tops: Mapping[int, int]
-) -> list[tuple[int, int | None]]:
-    # The rule of `legal_claims` as (serving, owner) pairs, in the same order: the solver asks
-    # it for every total of every position, where checked Claim objects would cost most of
-    # the time.
-    claims: list[tuple[int, int | None]] = []
-    if total in grill:
-        claims.append((total, None))
-    else:
-        # Serving numbers are unique, so a total equal to one's own top is never on the grill:
-        # both cases of the rule ("own top" and "missing number") land here.
-        lower = [t for t in grill if t < total]
-        if lower:
-            claims.append((max(lower), None))
-    claims += [(total, p) for p, top in sorted(others_tops.items()) if top == total]
-    return claims
+def failed_turn(
+    stack: Sequence[int], grill: Sequence[int], rules: Rules
+) -> tuple[int | None, int | None]:
+    """Decisions P6 and P7: what a failed turn returns and turns out of play.
+
+    With a non-empty stack the top serving goes back to the grill, then the highest serving on
+    the grill is turned out of play, even the one just returned (P6; `keep_returned_if_highest`
+    keeps it). With an empty stack nothing is returned and nothing turned out (P7;
+    `flip_when_nothing_returned` turns out the highest anyway). Returns (returned, turned_out),
+    None for none.
+    """
+    returned = stack[-1] if stack else None
+    if returned is None and not rules.flip_when_nothing_returned:
+        return None, None
+    on_grill = [*grill, returned] if returned is not None else list(grill)
+    if not on_grill:
+        return returned, None
+    highest = max(on_grill)
+    if rules.keep_returned_if_highest and highest == returned:
+        return returned, None
+    return returned, highest
+
+
+def game_over(grill: Sequence[int]) -> bool:
+    """Decision P8 (rulebook, End of game): the game ends when no serving is left on the grill."""
+    return not grill
+
+
+def winners(stacks: Sequence[Sequence[int]], rules: Rules) -> tuple[int, ...]:
+    """Decision P8: most worms wins; a tie goes to the holder of the highest-numbered serving
+    among the tied. More than one player is a draw."""
+    scores = [sum(rules.worms(t) for t in s) for s in stacks]
+    best = max(scores)
+    tied = [p for p, s in enumerate(scores) if s == best]
+    if len(tied) > 1:
+        top = max(max(stacks[p], default=0) for p in tied)
+        tied = [p for p in tied if max(stacks[p], default=0) == top]
+    return tuple(tied)

@@ -1,19 +1,25 @@
 """The Henpen game state: immutable, with exact chance nodes for every roll.
 
-A turn moves through phases:
+A turn moves through phases (`Phase`):
   ROLL    the player must roll (start of a turn);
   DICE    a chance node: the dice are in the air, `chance_outcomes()` lists every roll;
   TAKE    the player picks a face of the roll not taken before;
-  DECIDE  the player rolls again, or stops and claims a serving.
+  DECIDE  the player rolls again, or stops and claims a serving;
+  OVER    no serving is left on the grill (P8).
 A turn that ends by itself (all dice set aside, or every face taken: P5) stays in DECIDE with
 only `Stop` actions, or fails at once when nothing can be claimed.
+
+Henpen has no hidden information: `state.view(player)` is the state itself, and
+`sample_state(view)` returns it (after checking it), so code written for both games works here.
+Every rule is a function of `henkit.henpen.rules`; this module applies them.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from fractions import Fraction
 from operator import mul
 from typing import Any
@@ -27,21 +33,77 @@ from henkit.henpen.dice import (
     FACES,
     SIDES,
     VALUES,
-    WORM,
+    check_roll,
     describe_roll,
     face_name,
     roll_outcomes,
     roll_probabilities,
     sample_roll,
 )
-from henkit.henpen.rules import MAX_PLAYERS, MIN_PLAYERS, Claim, Rules, legal_claims
+from henkit.henpen.inputs import check_seed
+from henkit.henpen.rules import (
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Claim,
+    Rules,
+    check_players,
+    failed_turn,
+    game_over,
+    is_bust,
+    legal_claims,
+    may_stop,
+    takeable_faces,
+    turn_ends_by_itself,
+    winners,
+)
 from henkit.words import count
 
-ROLL_PHASE, DICE, TAKE, DECIDE, OVER = "roll", "dice", "take", "decide", "over"
-FAILURES = (None, "bust", "no worm", "no serving")
-"""Why a turn failed (None: it did not)."""
-PHASES = (ROLL_PHASE, DICE, TAKE, DECIDE, OVER)
+
+class Phase(StrEnum):
+    """Where a Henpen turn stands; the values are the JSON strings."""
+
+    ROLL = "roll"
+    DICE = "dice"
+    TAKE = "take"
+    DECIDE = "decide"
+    OVER = "over"
+
+
+# The members as module constants: `apply` compares the phase several times per decision.
+_ROLL, _DICE, _TAKE, _DECIDE, _OVER = Phase.ROLL, Phase.DICE, Phase.TAKE, Phase.DECIDE, Phase.OVER
+FAILURES = ("bust", "no worm", "no serving")
+"""Why a turn can fail: a roll of faces already taken; the dice all set aside with no worm;
+a total that claims no serving."""
 NO_DICE = (0,) * SIDES
+_TAKES = {f: Take(f) for f in FACES}  # Take is a frozen value: one per face serves every state
+STATE_FIELDS = ("rules", "grill", "stacks", "out_of_play", "player", "phase", "kept", "roll",
+                "last_turn", "turns_played")
+TURN_END_FIELDS = ("player", "total", "kept", "claim", "failure", "returned", "turned_out", "roll")
+
+
+def _ints(xs: Any, what: str, low: int | None = None) -> tuple[int, ...]:
+    # A tuple of plain ints from a list, tuple or 1-d numpy array of whole numbers.
+    if isinstance(xs, np.ndarray) and xs.ndim == 1:
+        xs = xs.tolist()
+    if not isinstance(xs, list | tuple):
+        raise ValueError(f"{what} must be a list of whole numbers, not {xs!r}")
+    return tuple(whole(x, what, low) for x in xs)
+
+
+def _counts(xs: Any, what: str) -> tuple[int, ...]:
+    # SIDES whole numbers >= 0: dice per face, 1s..5s then worms.
+    counts = _ints(xs, f"{what} (dice per face)", 0)
+    if len(counts) != SIDES:
+        raise ValueError(f"{what} must be {SIDES} counts (dice showing 1s..5s, worms), not {xs!r}")
+    return counts
+
+
+def _total(kept: Sequence[int]) -> int:
+    return sum(map(mul, kept, VALUES))
+
+
+def _faces_taken(kept: Sequence[int]) -> int:
+    return SIDES - kept.count(0)  # type: ignore[attr-defined]
 
 
 @dataclass(frozen=True)
@@ -56,6 +118,34 @@ class TurnEnd:
     returned: int | None = None  # the serving put back on the grill after a failure
     turned_out: int | None = None  # the serving turned face down (out of play) after a failure
     roll: tuple[int, ...] | None = None  # the roll that went bust
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", whole(self.player, "last_turn player", 0))
+        object.__setattr__(self, "total", whole(self.total, "last_turn total", 0))
+        object.__setattr__(self, "kept", _counts(self.kept, "last_turn kept"))
+        if self.total != _total(self.kept):
+            raise ValueError(f"last_turn total {self.total} is not the total of its kept dice "
+                             f"({_total(self.kept)})")
+        if self.claim is not None and not isinstance(self.claim, Claim):
+            raise ValueError(f"last_turn claim must be a Claim or None, not {self.claim!r}")
+        if self.failure is not None and self.failure not in FAILURES:
+            raise ValueError(f"last_turn failure must be one of {FAILURES} or None, not {self.failure!r}")
+        if (self.claim is None) == (self.failure is None):
+            raise ValueError("last_turn has either a claim (success) or a failure, not both or neither")
+        for name in ("returned", "turned_out"):
+            if getattr(self, name) is not None:
+                object.__setattr__(self, name, whole(getattr(self, name), f"last_turn {name}", 1))
+        if self.claim is not None and (self.returned is not None or self.turned_out is not None):
+            raise ValueError("a turn that claimed a serving returns and turns out nothing")
+        if self.roll is not None:
+            object.__setattr__(self, "roll", _counts(self.roll, "last_turn roll"))
+        if (self.roll is not None) != (self.failure == "bust"):
+            raise ValueError("last_turn has a roll exactly when it went bust (the roll shown)")
+        if self.roll is not None and not is_bust(self.roll, self.kept):
+            raise ValueError(f"last_turn roll {describe_roll(self.roll)} shows a face not yet "
+                             "taken: it is no bust")
+        if self.claim is not None and not may_stop(self.kept):
+            raise ValueError("a turn that claimed a serving had a worm among its kept dice")
 
     def __str__(self) -> str:
         who = f"Player {self.player + 1}"
@@ -74,7 +164,7 @@ class TurnEnd:
         return text
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict."""
+        """A JSON-ready dict (fields that are None are left out; a claim is [serving, owner])."""
         d: dict[str, Any] = {"player": self.player, "total": self.total, "kept": list(self.kept)}
         if self.claim is not None:
             d["claim"] = [self.claim.tile, self.claim.owner]
@@ -90,49 +180,73 @@ class TurnEnd:
         """The inverse of `to_dict`; a malformed dict raises ValueError saying why."""
         if not isinstance(d, Mapping):
             raise ValueError(f"last_turn must be a dict, not {type(d).__name__}")
+        unknown = [k for k in d if k not in TURN_END_FIELDS]
+        if unknown:
+            raise ValueError(f"unknown last_turn fields {sorted(map(repr, unknown))}; allowed: "
+                             f"{list(TURN_END_FIELDS)}")
+        missing = [k for k in ("player", "total", "kept") if k not in d]
+        if missing:
+            raise ValueError(f"last_turn needs the fields {missing}")
         claim = d.get("claim")
-        if claim is not None and not (isinstance(claim, list | tuple) and len(claim) == 2):
-            raise ValueError(f"last_turn claim must be [serving, owner or null], not {claim!r}")
-        failure = d.get("failure")
-        if failure not in FAILURES:
-            raise ValueError(f"last_turn failure must be one of {FAILURES}, not {failure!r}")
-        if (claim is None) == (failure is None):
-            raise ValueError("last_turn has either a claim (success) or a failure, not both or neither")
-
-        def tile(key: str) -> int | None:
-            return None if d.get(key) is None else whole(d[key], f"last_turn {key}", 1)
-
+        if claim is not None:
+            if not (isinstance(claim, list | tuple) and len(claim) == 2):
+                raise ValueError(f"last_turn claim must be [serving, owner or null], not {claim!r}")
+            claim = Claim(claim[0], claim[1])
         roll = d.get("roll")
-        try:
-            return cls(
-                player=whole(d["player"], "last_turn player", 0),
-                total=whole(d["total"], "last_turn total", 0),
-                kept=_ints(d["kept"], "last_turn kept"),
-                claim=Claim(claim[0], claim[1]) if claim is not None else None,
-                failure=failure,
-                returned=tile("returned"),
-                turned_out=tile("turned_out"),
-                roll=_ints(roll, "last_turn roll") if roll is not None else None,
-            )
-        except KeyError as e:
-            raise ValueError(f"last_turn needs the field {e}") from None
+        return cls(
+            player=d["player"],
+            total=d["total"],
+            kept=d["kept"],
+            claim=claim,
+            failure=d.get("failure"),
+            returned=d.get("returned"),
+            turned_out=d.get("turned_out"),
+            roll=roll,
+        )
 
 
 @dataclass(frozen=True, eq=True)
 class State:
-    """A whole Henpen game at one moment. Never changes: `apply` returns a new State."""
+    """A whole Henpen game at one moment. Never changes: `apply` returns a new State.
+
+    Build one with `State.new`, `State.from_dict` or the constructor (every field is checked,
+    then the whole state: `validate`).
+    """
 
     rules: Rules
     grill: tuple[int, ...]
     stacks: tuple[tuple[int, ...], ...]  # each player's servings, bottom first (top = last)
     out_of_play: tuple[int, ...] = ()
     player: int = 0  # whose turn it is
-    phase: str = ROLL_PHASE
+    phase: Phase = Phase.ROLL
     kept: tuple[int, ...] = NO_DICE  # dice set aside this turn, as counts per face
     roll: tuple[int, ...] | None = None  # the roll waiting for a Take
     last_turn: TurnEnd | None = None
     turns_played: int = 0
-    _claims: list[Claim] | None = field(default=None, compare=False, repr=False)
+    _claims: list[Claim] | None = field(default=None, init=False, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Plain, checked field values first (so `validate` compares like with like), then the
+        # whole state against the rules.
+        if not isinstance(self.rules, Rules):
+            raise ValueError(f"rules must be a henkit.henpen Rules, not {self.rules!r}")
+        setter = object.__setattr__
+        setter(self, "grill", _ints(self.grill, "grill", 1))
+        if isinstance(self.stacks, np.ndarray) or not isinstance(self.stacks, list | tuple):
+            raise ValueError(f"stacks must be a list of stacks (lists of servings), not {self.stacks!r}")
+        setter(self, "stacks", tuple(_ints(s, "a stack (servings)", 1) for s in self.stacks))
+        setter(self, "out_of_play", _ints(self.out_of_play, "out_of_play", 1))
+        setter(self, "player", whole(self.player, "player", 0))
+        if self.phase not in list(Phase):
+            raise ValueError(f"phase must be one of {[p.value for p in Phase]}, not {self.phase!r}")
+        setter(self, "phase", Phase(self.phase))
+        setter(self, "kept", _counts(self.kept, "kept"))
+        if self.roll is not None:
+            setter(self, "roll", _counts(self.roll, "roll"))
+        if self.last_turn is not None and not isinstance(self.last_turn, TurnEnd):
+            raise ValueError(f"last_turn must be a TurnEnd or None, not {self.last_turn!r}")
+        setter(self, "turns_played", whole(self.turns_played, "turns_played", 0))
+        self.validate()
 
     # ----- construction -------------------------------------------------------------------
     @classmethod
@@ -141,38 +255,34 @@ class State:
         players: int = 2,
         rules: Rules | None = None,
         *,
-        grill: Sequence[int] | None = None,
-        stacks: Sequence[Sequence[int]] | None = None,
-        first_player: int = 0,
+        seed: int | np.random.Generator | None = None,
+        first_player: int | None = None,
+        grill: Iterable[int] | None = None,
+        stacks: Iterable[Iterable[int]] | None = None,
     ) -> State:
         """A game at the start of a turn: by default a full grill and empty stacks.
 
-        Give `grill` and `stacks` to set up a position for a lesson; servings in neither are
-        out of play.
+        Setting up Henpen involves no chance, so `seed` (None, a whole number 0 or more, or a
+        numpy Generator) is checked and otherwise unused; the dice are rolled by whoever plays
+        the state on. `first_player=None` means seat 0. Give `grill` and `stacks` to set up a
+        position for a lesson; servings in neither are out of play.
         """
-        rules = rules or Rules()
-        if isinstance(players, bool) or not isinstance(players, int):
-            raise ValueError(f"players must be an int from {MIN_PLAYERS} to {MAX_PLAYERS}")
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}, not {players}")
-        if rules.max_total < rules.tiles[0]:
-            # No turn could ever claim a serving, so (with P7's default) the game would never end.
-            raise ValueError(
-                f"{rules.dice} dice reach at most {rules.max_total}, below the lowest serving "
-                f"{rules.tiles[0]}: a game needs more dice or lower servings"
-            )
-        grill_t = tuple(sorted(rules.tiles if grill is None else _ints(list_of(grill), "grill")))
-        stacks_t = tuple(_ints(list_of(s), "a stack")
-                         for s in (list_of(stacks) if stacks is not None else [()] * players))
-        first_player = whole(first_player, "first_player", 0, players - 1)
+        players = check_players(players)
+        if rules is None:
+            rules = Rules()
+        elif not isinstance(rules, Rules):
+            raise ValueError(f"rules must be a henkit.henpen Rules or None, not {rules!r}")
+        check_seed(seed)
+        first = 0 if first_player is None else whole(first_player, "first_player", 0, players - 1)
+        grill_t = tuple(sorted(rules.tiles if grill is None else _list_of(grill, "grill")))
+        stacks_l = [()] * players if stacks is None else _list_of(stacks, "stacks")
+        stacks_t = tuple(_ints(_list_of(s, "a stack"), "a stack (servings)", 1) for s in stacks_l)
         if len(stacks_t) != players:
             raise ValueError(f"stacks must list {players} stacks (one per player), not {len(stacks_t)}")
-        used = set(grill_t).union(*stacks_t)
+        used = set(_ints(list(grill_t), "grill (servings)", 1)).union(*stacks_t)
         out = tuple(t for t in rules.tiles if t not in used)
-        state = cls(rules, grill_t, stacks_t, out, player=first_player,
-                    phase=ROLL_PHASE if grill_t else OVER)
-        state.validate()
-        return state
+        return cls(rules, grill_t, stacks_t, out, player=first,
+                   phase=_OVER if game_over(grill_t) else _ROLL)
 
     # ----- derived facts ------------------------------------------------------------------
     @property
@@ -187,8 +297,8 @@ class State:
 
     @property
     def total(self) -> int:
-        """The running total of the dice set aside this turn (a worm counts 5)."""
-        return sum(map(mul, self.kept, VALUES))  # both have SIDES entries
+        """The running total of the dice set aside this turn (a worm counts 5: P2)."""
+        return _total(self.kept)
 
     @property
     def taken(self) -> frozenset[int]:
@@ -197,63 +307,62 @@ class State:
 
     @property
     def has_worm(self) -> bool:
-        """True once a worm is among the dice set aside (needed to stop)."""
-        return self.kept[WORM - 1] > 0
+        """True once a worm is among the dice set aside, so the player may stop."""
+        return may_stop(self.kept)
 
     @property
     def is_over(self) -> bool:
-        """True when no serving is left face up on the grill."""
-        return self.phase == OVER
+        """True when no serving is left face up on the grill (P8)."""
+        return self.phase is _OVER
 
     @property
     def is_chance(self) -> bool:
         """True while the dice are in the air."""
-        return self.phase == DICE
+        return self.phase is _DICE
 
     @property
     def current_player(self) -> int:
         """The player to move; CHANCE while dice roll, TERMINAL once the game is over."""
-        if self.phase == DICE:
+        if self.phase is _DICE:
             return CHANCE
-        if self.phase == OVER:
+        if self.phase is _OVER:
             return TERMINAL
         return self.player
 
+    def _seat(self, player: object) -> int:
+        if type(player) is int and 0 <= player < len(self.stacks):
+            return player
+        return whole(player, "player", 0, self.players - 1)
+
     def top(self, player: int) -> int | None:
         """A player's visible serving, or None for an empty stack."""
-        stack = self.stacks[player]
+        stack = self.stacks[self._seat(player)]
         return stack[-1] if stack else None
 
     def others_tops(self, player: int | None = None) -> dict[int, int]:
         """The visible servings of everyone but `player` (default: the player to move)."""
-        me = self.player if player is None else player
+        me = self.player if player is None else self._seat(player)
         return {p: s[-1] for p, s in enumerate(self.stacks) if s and p != me}
 
     def worms(self, player: int) -> int:
-        """Worms a player holds."""
-        return sum(self.rules.worms(t) for t in self.stacks[player])
+        """Worms a player holds (P1)."""
+        return sum(self.rules.worms(t) for t in self.stacks[self._seat(player)])
 
     def scores(self) -> tuple[int, ...]:
-        """Worms of every player."""
+        """Worms of every player, by seat."""
         return tuple(self.worms(p) for p in range(self.players))
 
     def claims(self) -> list[Claim]:
-        """Servings the player to move could claim with the current total (worm or not)."""
+        """Servings the player to move could claim with the current total (P4; worm or not)."""
         if self._claims is None:
             found = legal_claims(self.total, self.grill, self.top(self.player), self.others_tops())
             object.__setattr__(self, "_claims", found)  # a cache of a pure function of the state
         return list(self._claims)  # type: ignore[arg-type]
 
-    def winners(self) -> list[int]:
-        """Players who win (P8): most worms, then the highest serving; more than one is a draw."""
-        scores = self.scores()
-        best = max(scores)
-        tied = [p for p in range(self.players) if scores[p] == best]
-        if len(tied) > 1:
-            highest = {p: max(self.stacks[p], default=0) for p in tied}
-            top = max(highest.values())
-            tied = [p for p in tied if highest[p] == top]
-        return tied
+    def winners(self) -> tuple[int, ...]:
+        """Players who win, or lead while the game goes on (P8): most worms, then the highest
+        serving; more than one is a draw."""
+        return winners(self.stacks, self.rules)
 
     @property
     def winner(self) -> int | None:
@@ -263,83 +372,73 @@ class State:
         w = self.winners()
         return w[0] if len(w) == 1 else None
 
+    def view(self, player: int) -> State:
+        """What `player` sees: Henpen has perfect information, so the view is the state itself."""
+        self._seat(player)
+        return self
+
     # ----- moves --------------------------------------------------------------------------
     def legal_actions(self) -> list[Action]:
         """Every action the player to move may take (none at a chance node or the end)."""
         phase = self.phase
-        if phase == ROLL_PHASE:
+        if phase is _ROLL:
             return [ROLL]
-        if phase == TAKE:
-            roll, kept = self.roll, self.kept
-            return [Take(f) for f in FACES if roll[f - 1] and not kept[f - 1]]  # type: ignore[index]
-        if phase == DECIDE:
-            acts: list[Action] = [Stop(c) for c in self.claims()] if self.has_worm else []
-            if not self._turn_ends_by_itself():
+        if phase is _TAKE:
+            return [_TAKES[f] for f in takeable_faces(self.roll, self.kept)]  # type: ignore[arg-type]
+        if phase is _DECIDE:
+            acts: list[Action] = [Stop(c) for c in self.claims()] if may_stop(self.kept) else []
+            if not self._ends_by_itself():
                 acts.insert(0, ROLL)
             return acts
         return []
 
     def chance_outcomes(self) -> list[tuple[tuple[int, ...], Fraction]]:
         """Every roll of the dice left, as counts per face, with its exact probability."""
-        if self.phase != DICE:
-            raise ValueError(f"no dice are rolling: the game is in the {self.phase!r} phase")
+        if self.phase is not _DICE:
+            raise ValueError(f"no dice are rolling: the game is in the {self.phase.value!r} phase")
         n = self.dice_left
         return list(zip(roll_outcomes(n), roll_probabilities(n), strict=True))
 
     def sample_chance(self, rng: np.random.Generator) -> tuple[int, ...]:
         """Roll the dice left with `rng` (the same distribution as `chance_outcomes`)."""
-        if self.phase != DICE:
-            raise ValueError(f"no dice are rolling: the game is in the {self.phase!r} phase")
+        if self.phase is not _DICE:
+            raise ValueError(f"no dice are rolling: the game is in the {self.phase.value!r} phase")
         return sample_roll(self.dice_left, rng)
 
     def apply(self, action: Any) -> State:
         """The state after `action` (a roll's counts at a chance node); ValueError if illegal."""
         phase = self.phase
-        if phase == DICE:
-            return self._apply_roll(action)
-        if phase == OVER:
+        if phase is _DICE:
+            return self._rolled(check_roll(action, self.dice_left))
+        if phase is _OVER:
             raise ValueError("the game is over: no action is allowed")
         if isinstance(action, Roll):
-            if phase == ROLL_PHASE or (phase == DECIDE and not self._turn_ends_by_itself()):
-                return self._with(phase=DICE, _claims=None)
-            if phase == TAKE:
+            if phase is _ROLL or (phase is _DECIDE and not self._ends_by_itself()):
+                return self._with(phase=_DICE, _claims=None)
+            if phase is _TAKE:
                 raise ValueError("you must take a face from the roll before rolling again")
             raise ValueError("every die is set aside or every face is taken: the turn must stop")
         if isinstance(action, Take):
             return self._apply_take(action.face)
         if isinstance(action, Stop):
             return self._apply_stop(action.claim)
-        raise ValueError(f"{action!r} is not a Henpen action; actions are Roll(), Take(face), Stop(claim)")
+        raise ValueError(f"{action!r} is not a Henpen action here; actions are Roll(), Take(face), "
+                         "Stop(claim), and a roll's counts while the dice are rolling")
 
-    def _turn_ends_by_itself(self) -> bool:
-        # P5: no dice left to roll, or every face taken (a roll could only go bust).
-        return self.dice_left == 0 or all(self.kept)
-
-    def _apply_roll(self, counts: Any) -> State:
-        n = self.dice_left
-        if (
-            not isinstance(counts, tuple | list)
-            or len(counts) != SIDES
-            or any(isinstance(c, bool) or not isinstance(c, int) or c < 0 for c in counts)
-            or sum(counts) != n
-        ):
-            raise ValueError(
-                f"a roll of {n} dice is {SIDES} counts (dice showing 1,2,3,4,5,worm) adding up "
-                f"to {n}, not {counts!r}"
-            )
-        return self._rolled(tuple(counts))
+    def _ends_by_itself(self) -> bool:
+        kept = self.kept
+        return turn_ends_by_itself(self.rules.dice - sum(kept), SIDES - kept.count(0))
 
     def _rolled(self, counts: tuple[int, ...]) -> State:
-        # The state after a roll already known to be one of the dice left (play loops call it
-        # with `sample_chance`'s counts, which need no checking).
-        for c, k in zip(counts, self.kept, strict=True):
-            if c and not k:  # a face not taken yet shows: something to take
-                return self._with(phase=TAKE, roll=counts, _claims=None)
-        return self._fail("bust", roll=counts)
+        # The state after a checked roll of the dice left.
+        if is_bust(counts, self.kept):
+            return self._fail("bust", roll=counts)
+        return self._with(phase=_TAKE, roll=counts, _claims=None)
 
     def _with(self, **changes: Any) -> State:
-        # dataclasses.replace without its cost: it rebuilds the state through __init__, field by
-        # field; a copy of the fields with a few changed is the same state, several times faster.
+        # dataclasses.replace without its cost: it rebuilds the state through __init__ (and its
+        # checks), field by field; a copy of the fields with a few changed is the same state,
+        # several times faster. Only for states the rules produce from a valid one.
         new = object.__new__(type(self))
         fields = new.__dict__
         fields.update(self.__dict__)
@@ -347,26 +446,28 @@ class State:
         return new
 
     def _apply_take(self, face: int) -> State:
-        if self.phase != TAKE:
-            raise ValueError(f"there is no roll to take from: the turn is in the {self.phase!r} phase")
+        if self.phase is not _TAKE:
+            raise ValueError(f"there is no roll to take from: the turn is in the {self.phase.value!r} phase")
+        roll, kept = self.roll, self.kept
+        if face not in takeable_faces(roll, kept):  # type: ignore[arg-type]
+            if kept[face - 1]:
+                raise ValueError(f"you already took the {face_name(face, True)} this turn: "
+                                 "pick a face not yet taken")
+            raise ValueError(f"no die shows {face_name(face)} in this roll ({describe_roll(roll)})")
         i = face - 1
-        if self.kept[i]:
-            raise ValueError(f"you already took the {face_name(face, True)} this turn: pick a face not yet taken")
-        if not self.roll[i]:  # type: ignore[index]
-            raise ValueError(f"no die shows {face_name(face)} in this roll ({describe_roll(self.roll)})")  # type: ignore[arg-type]
-        kept = self.kept[:i] + (self.roll[i],) + self.kept[i + 1 :]  # type: ignore[index]
-        state = self._with(phase=DECIDE, kept=kept, roll=None, _claims=None)
-        if state._turn_ends_by_itself():
-            if not state.has_worm:
+        kept = kept[:i] + (roll[i],) + kept[i + 1 :]  # type: ignore[index]
+        state = self._with(phase=_DECIDE, kept=kept, roll=None, _claims=None)
+        if state._ends_by_itself():
+            if not may_stop(kept):
                 return state._fail("no worm")
             if not state.claims():
                 return state._fail("no serving")
         return state
 
     def _apply_stop(self, claim: Claim) -> State:
-        if self.phase != DECIDE:
-            raise ValueError(f"you cannot stop now: the turn is in the {self.phase!r} phase")
-        if not self.has_worm:
+        if self.phase is not _DECIDE:
+            raise ValueError(f"you cannot stop now: the turn is in the {self.phase.value!r} phase")
+        if not may_stop(self.kept):
             raise ValueError("you may stop only once a worm is among the dice you set aside")
         claims = self.claims()
         if claim not in claims:
@@ -380,47 +481,75 @@ class State:
         else:
             stacks[claim.owner] = stacks[claim.owner][:-1]
         stacks[me] = stacks[me] + (claim.tile,)
-        end = TurnEnd(me, self.total, self.kept, claim=claim)
+        end = _turn_end(me, self.total, self.kept, claim, None, None, None, None)
         return self._next_turn(grill, tuple(stacks), self.out_of_play, end)
 
     def _fail(self, why: str, roll: tuple[int, ...] | None = None) -> State:
-        # Failed turn (P6, P7): return one's top serving, then turn out the highest on the grill.
-        me, rules = self.player, self.rules
-        grill, stacks, out = list(self.grill), list(self.stacks), self.out_of_play
-        returned = turned = None
-        if stacks[me]:
-            returned = stacks[me][-1]
+        # A failed turn: P6 and P7 say what goes back to the grill and what is turned out.
+        me = self.player
+        stacks, grill, out = list(self.stacks), self.grill, self.out_of_play
+        returned, turned = failed_turn(stacks[me], grill, self.rules)
+        if returned is not None:
             stacks[me] = stacks[me][:-1]
-            grill = sorted([*grill, returned])
-        if grill and (returned is not None or rules.flip_when_nothing_returned):
-            highest = grill[-1]
-            if not (rules.keep_returned_if_highest and highest == returned):
-                turned = grill.pop()
-                out = tuple(sorted((*out, turned)))
-        end = TurnEnd(me, self.total, self.kept, failure=why, returned=returned,
-                      turned_out=turned, roll=roll)
-        return self._next_turn(tuple(grill), tuple(stacks), out, end)
+            grill = tuple(sorted((*grill, returned)))
+        if turned is not None:
+            grill = tuple(t for t in grill if t != turned)
+            out = tuple(sorted((*out, turned)))
+        end = _turn_end(me, self.total, self.kept, None, why, returned, turned, roll)
+        return self._next_turn(grill, tuple(stacks), out, end)
 
     def _next_turn(
         self, grill: tuple[int, ...], stacks: tuple[tuple[int, ...], ...],
         out: tuple[int, ...], end: TurnEnd,
     ) -> State:
-        return State(
-            self.rules, grill, stacks, out,
+        return self._with(
+            grill=grill, stacks=stacks, out_of_play=out,
             player=(self.player + 1) % len(stacks),
-            phase=ROLL_PHASE if grill else OVER,
-            last_turn=end,
-            turns_played=self.turns_played + 1,
+            phase=_OVER if game_over(grill) else _ROLL,
+            kept=NO_DICE, roll=None, last_turn=end,
+            turns_played=self.turns_played + 1, _claims=None,
         )
 
     # ----- checks and serialisation -------------------------------------------------------
     def validate(self) -> None:
-        """Raise ValueError if this state breaks a rule of the game (used on construction)."""
+        """Raise ValueError if no game under these rules can reach this state.
+
+        Checked: every serving in exactly one place, sorted grill and out-of-play, stacks only of
+        servings a turn can claim, no unreachable serving left on the grill above one turned out,
+        the phase agreeing with the dice kept and rolled, and the last turn agreeing with the
+        position it left (its player, its claim or failure under P4-P7).
+        """
         rules = self.rules
-        if not isinstance(rules, Rules):
-            raise ValueError("rules must be a henkit.henpen.Rules")
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
-            raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players, not {self.players}")
+            raise ValueError(f"a game has {MIN_PLAYERS} to {MAX_PLAYERS} players (stacks), not "
+                             f"{self.players}")
+        self._validate_servings()
+        if not 0 <= self.player < self.players:
+            raise ValueError(f"player must be 0 to {self.players - 1}, not {self.player}")
+        if (self.phase is _OVER) != game_over(self.grill):
+            raise ValueError("the game is over exactly when the grill is empty")
+        kept = self.kept
+        if sum(kept) > rules.dice:
+            raise ValueError(f"kept must be {SIDES} counts adding up to at most {rules.dice} (the dice)")
+        if self.phase in (_ROLL, _OVER) and any(kept):
+            raise ValueError("no dice can be set aside before the turn's first roll")
+        if self.phase is _DECIDE and not any(kept):
+            raise ValueError("the 'decide' phase comes after a take: some dice must be set aside")
+        if self.phase in (_DICE, _TAKE) and self._ends_by_itself():
+            raise ValueError("no dice can roll: every die is set aside or every face taken (P5)")
+        if self.phase is _DECIDE and self._ends_by_itself() and (
+                not may_stop(kept) or not self.claims()):
+            raise ValueError("a turn that ended by itself without a worm or a claim has failed (P5)")
+        if (self.phase is _TAKE) != (self.roll is not None):
+            raise ValueError("a roll waits to be taken exactly in the 'take' phase")
+        if self.roll is not None:
+            check_roll(self.roll, self.dice_left)
+            if is_bust(self.roll, kept):
+                raise ValueError("a roll showing only faces already taken is a bust, not a take")
+        self._validate_last_turn()
+
+    def _validate_servings(self) -> None:
+        rules = self.rules
         places = [*self.grill, *self.out_of_play, *(t for s in self.stacks for t in s)]
         unknown = sorted(set(places) - set(rules.tiles))
         if unknown:
@@ -433,35 +562,80 @@ class State:
             raise ValueError(f"servings {missing} are nowhere (grill, stacks or out of play)")
         if tuple(sorted(self.grill)) != self.grill:
             raise ValueError("the grill must be listed lowest serving first")
-        if not 0 <= self.player < self.players:
-            raise ValueError(f"player must be 0 to {self.players - 1}, not {self.player}")
-        if self.phase not in PHASES:
-            raise ValueError(f"phase must be one of {PHASES}, not {self.phase!r}")
-        if (self.phase == OVER) != (not self.grill):
-            raise ValueError("the game is over exactly when the grill is empty")
-        if len(self.kept) != SIDES or any(c < 0 for c in self.kept) or sum(self.kept) > rules.dice:
-            raise ValueError(f"kept must be {SIDES} counts adding up to at most {rules.dice}")
-        if self.phase in (ROLL_PHASE, OVER) and any(self.kept):
-            raise ValueError("no dice can be set aside before the turn's first roll")
-        if self.phase == DECIDE and not any(self.kept):
-            raise ValueError("the 'decide' phase comes after a take: some dice must be set aside")
-        if self.phase in (DICE, DECIDE) and self._turn_ends_by_itself():
-            if self.phase == DICE:
-                raise ValueError("no dice can roll: every die is set aside or every face taken")
-            if not self.has_worm or not self.claims():
-                raise ValueError("a turn that ended by itself without a worm or a claim has failed")
-        if self.turns_played < 0:
-            raise ValueError(f"turns_played must be at least 0, not {self.turns_played}")
-        if (self.phase == TAKE) != (self.roll is not None):
-            raise ValueError("a roll waits to be taken exactly in the 'take' phase")
-        if self.roll is not None:
-            if len(self.roll) != SIDES or sum(self.roll) != self.dice_left or min(self.roll) < 0:
-                raise ValueError(f"the roll must be {SIDES} counts adding up to the {self.dice_left} dice left")
-            if not any(c and not k for c, k in zip(self.roll, self.kept, strict=True)):
-                raise ValueError("a roll showing only faces already taken is a bust, not a take")
+        if tuple(sorted(self.out_of_play)) != self.out_of_play:
+            raise ValueError("out_of_play must be listed lowest serving first")
+        reach = rules.max_total
+        held = [t for s in self.stacks for t in s if t > reach]
+        if held:
+            raise ValueError(f"no turn of {rules.dice} dice reaches {held[0]} (at most {reach}): "
+                             "such a serving never leaves the grill for a stack")
+        # A serving no turn can claim never comes back to the grill once turned out, and a
+        # failure turns out the highest on the grill: so none can be on the grill above a
+        # serving out of play.
+        high = [t for t in self.grill if t > reach]
+        if high and self.out_of_play and max(high) > min(self.out_of_play):
+            raise ValueError(f"serving {max(high)} (out of reach of {rules.dice} dice) is on the "
+                             f"grill above {min(self.out_of_play)}, which is out of play: a failed "
+                             "turn turns out the highest serving first")
+
+    def _validate_last_turn(self) -> None:
+        end, rules = self.last_turn, self.rules
+        if end is None:
+            if self.turns_played:
+                raise ValueError("a state after turns played has the last turn (last_turn)")
+            return
+        if not self.turns_played:
+            raise ValueError("a state with a last turn has turns_played at least 1")
+        if end.player != (self.player - 1) % self.players:
+            raise ValueError(f"the last turn was played by player {(self.player - 1) % self.players} "
+                             f"(the seat before the player to move), not {end.player}")
+        if sum(end.kept) > rules.dice:
+            raise ValueError(f"last_turn kept more than the {rules.dice} dice")
+        left = rules.dice - sum(end.kept)
+        if end.roll is not None:
+            check_roll(end.roll, left)
+        ended = turn_ends_by_itself(left, _faces_taken(end.kept))
+        if end.failure == "no worm" and (not ended or may_stop(end.kept)):
+            raise ValueError("a 'no worm' failure sets every die aside with no worm among them")
+        if end.failure == "no serving" and (not ended or not may_stop(end.kept)):
+            raise ValueError("a 'no serving' failure is a turn that ended by itself with a worm (P5)")
+        if end.failure == "bust" and ended:
+            raise ValueError("a turn that ended by itself (P5) rolls no more: it cannot go bust")
+        stack = self.stacks[end.player]
+        if end.claim is not None:
+            self._validate_claim(end, stack)
+            return
+        # A failure: undo it, and ask P6/P7 what it returns and turns out.
+        returned, turned = end.returned, end.turned_out
+        grill_before = [t for t in self.grill if t != returned]
+        if returned is not None and returned not in self.grill and returned != turned:
+            raise ValueError(f"serving {returned}, returned by the last turn, is not on the grill")
+        if turned is not None:
+            if turned not in self.out_of_play:
+                raise ValueError(f"serving {turned}, turned out by the last turn, is not out of play")
+            grill_before.append(turned)
+        stack_before = [*stack, returned] if returned is not None else list(stack)
+        if failed_turn(stack_before, sorted(grill_before), rules) != (returned, turned):
+            raise ValueError(f"the last turn's failure returned {returned} and turned out {turned}, "
+                             "which P6/P7 would not")
+
+    def _validate_claim(self, end: TurnEnd, stack: tuple[int, ...]) -> None:
+        claim = end.claim
+        assert claim is not None
+        if not stack or stack[-1] != claim.tile:
+            raise ValueError(f"serving {claim.tile}, claimed by the last turn, is not on top of "
+                             f"player {end.player}'s stack")
+        if claim.owner is not None:
+            if claim.owner == end.player or claim.owner >= self.players:
+                raise ValueError(f"the last turn stole from player {claim.owner}, who is no opponent")
+            if claim.tile != end.total:
+                raise ValueError("a steal takes a serving equal to the total (P4)")
+        elif claim.tile > end.total or any(claim.tile < t <= end.total for t in self.grill):
+            raise ValueError(f"a total of {end.total} does not claim {claim.tile} from the grill "
+                             "(P4: the equal serving, else the highest below)")
 
     def to_dict(self) -> dict[str, Any]:
-        """A JSON-ready dict of this state; `State.from_dict` reads it back."""
+        """A JSON-ready dict of this state: its field names, plus "game": "henpen"."""
         return {
             "game": "henpen",
             "rules": self.rules.to_dict(),
@@ -469,7 +643,7 @@ class State:
             "stacks": [list(s) for s in self.stacks],
             "out_of_play": list(self.out_of_play),
             "player": self.player,
-            "phase": self.phase,
+            "phase": self.phase.value,
             "kept": list(self.kept),
             "roll": list(self.roll) if self.roll is not None else None,
             "last_turn": self.last_turn.to_dict() if self.last_turn else None,
@@ -482,39 +656,40 @@ class State:
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> State:
-        """Read a state written by `to_dict`; a malformed dict raises ValueError saying why."""
+        """Read a state written by `to_dict`; a malformed or unreachable one raises ValueError."""
         if not isinstance(data, Mapping):
             raise ValueError(f"a Henpen state is a dict, not {type(data).__name__}")
         if data.get("game") != "henpen":
             raise ValueError(f"not a Henpen state: 'game' is {data.get('game')!r}, expected 'henpen'")
-        required = {"rules", "grill", "stacks", "player", "phase", "kept"}
-        missing = sorted(required - set(data))
+        unknown = [k for k in data if k != "game" and k not in STATE_FIELDS]
+        if unknown:
+            raise ValueError(f"unknown Henpen state fields {sorted(map(repr, unknown))}; the fields "
+                             f"are {list(STATE_FIELDS)}")
+        missing = [k for k in STATE_FIELDS if k not in data]
         if missing:
             raise ValueError(f"a Henpen state needs the fields {missing}")
-        try:
-            state = cls(
-                rules=Rules.from_dict(data["rules"]),
-                grill=_ints(data["grill"], "grill"),
-                stacks=tuple(_ints(s, "a stack") for s in data["stacks"]),
-                out_of_play=_ints(data.get("out_of_play", []), "out_of_play"),
-                player=whole(data["player"], "player"),
-                phase=data["phase"],
-                kept=_ints(data["kept"], "kept"),
-                roll=_ints(data["roll"], "roll") if data.get("roll") is not None else None,
-                last_turn=TurnEnd.from_dict(data["last_turn"]) if data.get("last_turn") else None,
-                turns_played=whole(data.get("turns_played", 0), "turns_played"),
-            )
-        except (KeyError, TypeError) as e:
-            raise ValueError(f"malformed Henpen state: {e}") from None
-        state.validate()
-        return state
+        last = data["last_turn"]
+        return cls(
+            rules=Rules.from_dict(data["rules"]),
+            grill=data["grill"],
+            stacks=data["stacks"],
+            out_of_play=data["out_of_play"],
+            player=data["player"],
+            phase=data["phase"],
+            kept=data["kept"],
+            roll=data["roll"],
+            last_turn=TurnEnd.from_dict(last) if last is not None else None,
+            turns_played=data["turns_played"],
+        )
 
     @classmethod
     def from_json(cls, text: str) -> State:
         """Read a state from `to_json` output."""
+        if not isinstance(text, str | bytes | bytearray):
+            raise ValueError(f"from_json reads JSON text, not {type(text).__name__}")
         try:
             data = json.loads(text)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
             raise ValueError(f"not valid JSON: {e}") from None
         return cls.from_dict(data)
 
@@ -543,15 +718,40 @@ class State:
             lines.append(f"Roll: {describe_roll(self.roll)}")
         return "\n".join(lines)
 
+    def __str__(self) -> str:
+        return self.describe()
 
-def list_of(xs: Any) -> list[Any]:
-    """A list from any iterable that is not text (text would be read one character at a time)."""
-    if isinstance(xs, str | bytes | Mapping) or not hasattr(xs, "__iter__"):
-        raise ValueError(f"expected a list of servings, not {xs!r}")
+
+def sample_state(view: State, seed: int | np.random.Generator | None = None) -> State:
+    """A full state agreeing with what a player sees: in Henpen (perfect information) the view
+    itself, after checking it. `seed` is checked and otherwise unused (nothing is hidden)."""
+    if not isinstance(view, State):
+        raise ValueError(f"view must be a henkit.henpen State (state.view(player)), not {view!r}")
+    check_seed(seed)
+    view.validate()
+    return view
+
+
+def _turn_end(
+    player: int, total: int, kept: tuple[int, ...], claim: Claim | None, failure: str | None,
+    returned: int | None, turned_out: int | None, roll: tuple[int, ...] | None,
+) -> TurnEnd:
+    # A TurnEnd the rules just produced from a valid state: the same value as the checked
+    # constructor gives, without checking again what the state's own checks guarantee (a turn
+    # ends every few decisions, and the checks would cost more than the rest of the turn's end).
+    end = object.__new__(TurnEnd)
+    end.__dict__.update(player=player, total=total, kept=kept, claim=claim, failure=failure,
+                        returned=returned, turned_out=turned_out, roll=roll)
+    return end
+
+
+def _list_of(xs: Any, what: str) -> list[Any]:
+    # A list from any iterable that is not text or a dict (text would be read one character at
+    # a time, a dict by its keys).
+    if isinstance(xs, np.ndarray):
+        if xs.ndim != 1:
+            raise ValueError(f"{what} must be a list, not a {xs.ndim}-d array")
+        return xs.tolist()
+    if isinstance(xs, str | bytes | Mapping) or not isinstance(xs, Iterable):
+        raise ValueError(f"{what} must be a list of servings, not {xs!r}")
     return list(xs)
-
-
-def _ints(xs: Any, what: str) -> tuple[int, ...]:
-    if not isinstance(xs, list | tuple):
-        raise ValueError(f"{what} must be a list of whole numbers, not {xs!r}")
-    return tuple(whole(x, what) for x in xs)

@@ -34,11 +34,23 @@ from typing import Any
 import numpy as np
 
 from henkit.checks import whole
-from henkit.henpen.dice import FACES, SIDES, WORM, check_face, face_name, face_value
+from henkit.henpen.dice import (
+    FACES,
+    MAX_DICE,
+    SIDES,
+    VALUES,
+    WORM,
+    check_dice,
+    check_face,
+    check_faces,
+    check_roll,
+    face_name,
+    face_value,
+)
+from henkit.henpen.inputs import as_fraction, check_flag
+from henkit.henpen.rules import turn_ends_by_itself
 from henkit.words import count
 
-MAX_DICE = 20
-"""The most dice a turn may start with (Rules allows 1..20)."""
 FULL_MASK = (1 << SIDES) - 1
 WORM_BIT = 1 << (WORM - 1)
 FAILED = -1
@@ -48,15 +60,15 @@ FAILED = -1
 def faces_mask(taken: Iterable[int]) -> int:
     """Bit mask of a set of faces (bit face-1)."""
     mask = 0
-    for f in taken:
-        mask |= 1 << (check_face(f) - 1)
+    for f in check_faces(taken):
+        mask |= 1 << (f - 1)
     return mask
 
 
 def mask_faces(mask: int) -> frozenset[int]:
-    """The faces whose bits are set in `mask`."""
+    """The faces whose bits are set in `mask` (0 to 63)."""
+    mask = whole(mask, "a mask of faces", 0, FULL_MASK)
     return frozenset(f for f in FACES if mask >> (f - 1) & 1)
-
 
 
 @dataclass(frozen=True)
@@ -68,11 +80,9 @@ class TurnPoint:
     total: int = 0
 
     def __post_init__(self) -> None:
-        whole(self.dice_left, "dice_left", 0, MAX_DICE)
-        if isinstance(self.taken, str | bytes) or not isinstance(self.taken, Iterable):
-            raise ValueError(f"taken must be a set of faces 1..6, not {self.taken!r}")
-        object.__setattr__(self, "taken", mask_faces(faces_mask(self.taken)))
-        whole(self.total, "total", 0)
+        object.__setattr__(self, "dice_left", check_dice(self.dice_left, "dice_left"))
+        object.__setattr__(self, "taken", check_faces(self.taken))
+        object.__setattr__(self, "total", whole(self.total, "total", 0, 5 * MAX_DICE))
         if not self.taken and (self.total != 0 or self.dice_left == 0):
             raise ValueError(
                 "with nothing taken yet the total must be 0 and at least one die must be left "
@@ -85,8 +95,8 @@ class TurnPoint:
 
     @classmethod
     def fresh(cls, dice: int) -> TurnPoint:
-        """The start of a turn with `dice` dice."""
-        return cls(dice)
+        """The start of a turn with `dice` dice (1 to MAX_DICE)."""
+        return cls(check_dice(dice, "dice", 1))
 
     @classmethod
     def of(cls, obj: Any) -> TurnPoint:
@@ -94,7 +104,7 @@ class TurnPoint:
         if isinstance(obj, TurnPoint):
             return obj
         try:
-            return cls(obj.dice_left, frozenset(obj.taken), obj.total)
+            return cls(obj.dice_left, obj.taken, obj.total)
         except AttributeError:
             raise ValueError(
                 "a turn start must be a TurnPoint or have dice_left, taken and total, "
@@ -114,11 +124,11 @@ class TurnPoint:
     @property
     def ends_by_itself(self) -> bool:
         """True when no roll is possible: no dice left, or every face taken (P5)."""
-        return self.dice_left == 0 or len(self.taken) == SIDES
+        return turn_ends_by_itself(self.dice_left, len(self.taken))
 
     def after_take(self, face: int, roll: tuple[int, ...]) -> TurnPoint:
         """The point reached by setting aside every die of `face` in `roll`."""
-        counts = check_roll(roll, self)
+        counts = check_roll(roll, self.dice_left)
         face = check_face(face)
         if face in self.taken:
             raise ValueError(f"the {face_name(face, True)} are already taken this turn")
@@ -132,18 +142,43 @@ class TurnPoint:
         return f"{count(self.dice_left, 'die', 'dice')} left, taken {taken}, total {self.total}"
 
 
-def check_roll(roll: Any, point: TurnPoint) -> tuple[int, ...]:
-    """Return `roll` as a counts tuple if it is a roll of the point's dice, else ValueError."""
-    try:
-        counts = tuple(whole(c, "a roll count", 0) for c in roll)
-    except TypeError:
-        raise ValueError(f"a roll is {SIDES} counts (1s..5s, worms), not {roll!r}") from None
-    if len(counts) != SIDES or sum(counts) != point.dice_left:
+def start_totals(dice: int, taken: Iterable[int], dice_left: int) -> list[int]:
+    """Every total a turn of `dice` dice can have when the faces `taken` are set aside and
+    `dice_left` dice are left: each taken face on at least one die, the dice set aside adding
+    up to dice - dice_left. Empty when no turn gets there."""
+    dice = check_dice(dice, "dice", 1)
+    faces = check_faces(taken)
+    kept = dice - check_dice(dice_left, "dice_left")
+    # (dice used, total) pairs reachable with the faces so far, each face on >= 1 die.
+    reach = {(0, 0)}
+    for f in sorted(faces):
+        v = face_value(f)
+        reach = {(n + c, t + c * v) for n, t in reach for c in range(1, kept - n + 1)}
+    return sorted({t for n, t in reach if n == kept})
+
+
+def check_start(point: TurnPoint, dice: int) -> None:
+    """ValueError unless a turn of `dice` dice can reach `point`: a fresh turn of `dice` dice,
+    or a moment whose taken faces, dice left and total `start_totals` allows."""
+    if not isinstance(point, TurnPoint):
+        raise ValueError(f"point must be a TurnPoint, not {point!r}")
+    dice = check_dice(dice, "dice", 1)
+    if not point.taken:
+        if point.dice_left != dice:
+            raise ValueError(f"a fresh turn of {dice} dice has {dice} dice left, not "
+                             f"{point.dice_left}")
+        return
+    if point.dice_left > dice - len(point.taken):
         raise ValueError(
-            f"a roll is {SIDES} counts (1s..5s, worms) adding up to the {point.dice_left} dice "
-            f"left, not {roll!r}"
-        )
-    return counts
+            f"with {len(point.taken)} faces taken at least {len(point.taken)} of the {dice} dice "
+            f"are set aside, so at most {dice - len(point.taken)} are left, not {point.dice_left}")
+    totals = start_totals(dice, point.taken, point.dice_left)
+    if point.total not in totals:
+        names = ", ".join(face_name(f, plural=True) for f in sorted(point.taken))
+        raise ValueError(
+            f"no turn of {dice} dice reaches ({point}): setting aside {dice - point.dice_left} "
+            f"dice showing {names} (each at least once) makes a total of "
+            f"{' or '.join(map(str, totals))}, not {point.total}")
 
 
 @dataclass(frozen=True, eq=False)  # one cached object per (n, u): identity is equality
@@ -154,6 +189,18 @@ class RollPattern:
     u: int
     counts: np.ndarray  # (m, u): dice showing each untaken face (in increasing face order)
     weights: tuple[int, ...]  # probability * 6**n, exact
+
+    def __post_init__(self) -> None:
+        check_dice(self.n, "n (dice)")
+        whole(self.u, "u (faces not taken)", 1, SIDES)
+        if not (isinstance(self.counts, np.ndarray) and self.counts.ndim == 2
+                and self.counts.shape[1] == self.u and self.counts.dtype.kind in "iu"):
+            raise ValueError("counts must be a numpy array of whole numbers, one row per roll, "
+                             "one column per untaken face")
+        if not (isinstance(self.weights, tuple) and len(self.weights) == len(self.counts)
+                and all(type(x) is int for x in self.weights)
+                and sum(self.weights) == SIDES**self.n):
+            raise ValueError("weights must be one whole number per roll, adding up to 6**n")
 
     @cached_property
     def probs(self) -> np.ndarray:
@@ -166,8 +213,13 @@ class RollPattern:
         return tuple(Fraction(w, SIDES**self.n) for w in self.weights)
 
 
-@cache
 def roll_pattern(n: int, u: int) -> RollPattern:
+    """Projected rolls of n dice (0..MAX_DICE) onto u untaken faces (1..6); see `_roll_pattern`."""
+    return _roll_pattern(check_dice(n), whole(u, "u (faces not taken)", 1, SIDES))
+
+
+@cache
+def _roll_pattern(n: int, u: int) -> RollPattern:
     """Projected rolls of n dice onto u untaken faces: counts per untaken face, rest dead.
 
     A projected roll c with d = n - sum(c) dead dice has probability
@@ -194,14 +246,20 @@ def roll_pattern(n: int, u: int) -> RollPattern:
 
 def take_preference(face: int, count: int) -> tuple[int, int]:
     """Sort key for faces of a roll: most points set aside first, then the higher face."""
+    if type(face) is not int or not 1 <= face <= SIDES:  # the common case needs no checks
+        face = check_face(face)
+    if type(count) is not int:
+        count = whole(count, "count (dice showing the face)", 0)
     # Most points set aside first; then the higher face, the worm (6) above the 5.
-    return (-count * face_value(face), -face)
+    return (-count * VALUES[face - 1], -face)
 
 
 class TurnSpace:
     """Every node reachable from a start point, with the transition tables over them."""
 
     def __init__(self, root: TurnPoint) -> None:
+        if not isinstance(root, TurnPoint):
+            raise ValueError(f"a turn space grows from a TurnPoint, not {root!r}")
         self.root = root
         keys = _reachable(root.dice_left, root.mask, root.total)
         keys.sort()
@@ -215,7 +273,10 @@ class TurnSpace:
         self.total = arr[:, 2].copy()
         self.max_total = int(self.total.max())
         self.has_worm = (self.mask & WORM_BIT) != 0
-        self.rollable = (self.n > 0) & (self.mask != FULL_MASK)
+        # P5, node by node (once per space): a node can roll unless its turn ended by itself.
+        self.rollable = np.array(
+            [not turn_ends_by_itself(n, m.bit_count()) for n, m in zip(
+                self.n.tolist(), self.mask.tolist(), strict=True)], dtype=bool).reshape(k)
         width = self.max_total + 1
         self._lookup = np.full((MAX_DICE + 1) * (FULL_MASK + 1) * width, -1, dtype=np.int64)
         self._width = width
@@ -240,7 +301,7 @@ class TurnSpace:
         edge_total = 0
         for a, b in zip(starts, ends, strict=True):
             n, mask = int(self.n[a]), int(self.mask[a])
-            if n == 0 or mask == FULL_MASK:
+            if not self.rollable[a]:
                 continue
             untaken = [f for f in FACES if not mask >> (f - 1) & 1]
             u = len(untaken)
@@ -349,10 +410,18 @@ class TurnSpace:
 
     def find(self, point: TurnPoint) -> int:
         """Node index of `point`, or -1 when it is not reachable from this space's root."""
-        return self._find(point.dice_left, point.mask, point.total)
+        if not isinstance(point, TurnPoint):
+            raise ValueError(f"point must be a TurnPoint, not {point!r}")
+        return self.find_node(point.dice_left, point.mask, point.total)
 
-    def _find(self, dice_left: int, mask: int, total: int) -> int:
-        # `find` from the parts of a point, for callers that hold them already (bots).
+    def find_node(self, dice_left: int, mask: int, total: int) -> int:
+        """`find` from the parts of a point (for callers that hold them already: bots); -1 when
+        no node has them."""
+        if (type(dice_left) is not int or type(mask) is not int or type(total) is not int
+                or not 0 <= dice_left <= MAX_DICE or not 0 <= mask <= FULL_MASK or total < 0):
+            dice_left = check_dice(dice_left, "dice_left")
+            mask = whole(mask, "a mask of faces", 0, FULL_MASK)
+            total = whole(total, "total", 0)
         if total > self.max_total:
             return -1
         return int(self._lookup[(dice_left * (FULL_MASK + 1) + mask) * self._width + total])
@@ -366,14 +435,20 @@ class TurnSpace:
 
     def point(self, i: int) -> TurnPoint:
         """The TurnPoint of node i."""
+        i = whole(i, "a node index", 0, self.size - 1)
         return TurnPoint(int(self.n[i]), mask_faces(int(self.mask[i])), int(self.total[i]))
 
     def roll_pair(self, i: int, roll: tuple[int, ...]) -> int:
         """The pair index of node i's projected roll for a full counts tuple."""
+        if type(i) is not int:
+            i = whole(i, "a node index", 0, self.size - 1)
+        if not 0 <= i < self.size or not self.rollable[i]:
+            raise ValueError(f"node {i} is not a node of this space that can roll")
+        n = int(self.n[i])
+        roll = check_roll(roll, n)
         mask = int(self.mask[i])
         proj = tuple(c for f, c in zip(FACES, roll, strict=True) if not mask >> (f - 1) & 1)
-        pat = roll_pattern(int(self.n[i]), len(proj))
-        local = _pattern_index(pat.n, pat.u)[proj]
+        local = _pattern_index(n, len(proj))[proj]
         return int(self.pair_start[i]) + local
 
 
@@ -403,7 +478,7 @@ def _group_edges(
 
 @cache
 def _pattern_index(n: int, u: int) -> dict[tuple[int, ...], int]:
-    return {tuple(r): j for j, r in enumerate(roll_pattern(n, u).counts.tolist())}
+    return {tuple(r): j for j, r in enumerate(_roll_pattern(n, u).counts.tolist())}
 
 
 def _reachable(n0: int, mask0: int, total0: int) -> list[tuple[int, int, int]]:
@@ -413,7 +488,7 @@ def _reachable(n0: int, mask0: int, total0: int) -> list[tuple[int, int, int]]:
     while frontier:
         nxt = []
         for n, mask, total in frontier:
-            if n == 0 or mask == FULL_MASK:
+            if turn_ends_by_itself(n, mask.bit_count()):
                 continue
             for f in FACES:
                 if mask >> (f - 1) & 1:
@@ -431,11 +506,15 @@ def _reachable(n0: int, mask0: int, total0: int) -> list[tuple[int, int, int]]:
 @lru_cache(maxsize=32)
 def turn_space(root: TurnPoint) -> TurnSpace:
     """The (cached) turn space of every node reachable from `root`."""
+    if not isinstance(root, TurnPoint):
+        raise ValueError(f"a turn space grows from a TurnPoint, not {root!r}")
     return TurnSpace(root)
 
 
 def space_for(point: TurnPoint, dice: int) -> TurnSpace:
     """The fresh `dice`-dice space when it holds `point` (shared, cached), else one rooted there."""
+    if not isinstance(point, TurnPoint):
+        raise ValueError(f"point must be a TurnPoint, not {point!r}")
     fresh = turn_space(TurnPoint.fresh(dice))
     return fresh if fresh.find(point) >= 0 else turn_space(point)
 
@@ -447,10 +526,20 @@ class TurnPolicy:
     """A deterministic way to play a turn: which edge to take per roll, where to stop."""
 
     def __init__(self, space: TurnSpace, choice: np.ndarray, stop: np.ndarray, name: str) -> None:
+        if not isinstance(space, TurnSpace):
+            raise ValueError(f"a policy is over a TurnSpace, not {space!r}")
+        if not isinstance(name, str):
+            raise ValueError(f"a policy's name is text, not {name!r}")
         self.space = space
         self.name = name
+        if not (isinstance(choice, np.ndarray) and choice.dtype.kind in "iu"):
+            raise ValueError("choice must be a numpy array of edge indices, one per pair")
+        if not (isinstance(stop, np.ndarray) and stop.dtype.kind == "b"):
+            raise ValueError("stop must be a numpy array of bools, one per node")
         choice = np.asarray(choice, dtype=np.int64)
-        stop = np.asarray(stop, dtype=bool)
+        if choice.shape == space.pair_node.shape and choice.size and (
+                (choice < space.pair_edge_start[:-1]).any() or (choice >= space.pair_edge_start[1:]).any()):
+            raise ValueError("each pair's choice must be one of its own edges")
         if choice.shape != space.pair_node.shape or stop.shape != (space.size,):
             raise ValueError("a policy needs one choice per pair and one stop flag per node")
         # A turn that ends by itself must stop; stopping without a worm is not allowed.
@@ -475,13 +564,15 @@ class TurnPolicy:
     def end_distribution(self, start: TurnPoint | None = None, exact: bool = False) -> EndDistribution:
         """Exact distribution of how the turn ends under this policy, from `start` (root)."""
         sp = self.space
-        s = sp.index(start) if start is not None else sp.index(sp.root)
-        return _forward_exact(self, s) if exact else _forward_float(self, s)
+        s = sp.index(TurnPoint.of(start)) if start is not None else sp.index(sp.root)
+        return _forward_exact(self, s) if check_flag(exact, "exact") else _forward_float(self, s)
 
 
 def threshold_policy_on(space: TurnSpace, threshold: int) -> TurnPolicy:
     """Stop once the total is >= threshold with a worm; take worms while none are taken, else
     the face setting aside the most points (ties: the higher face, a worm above a 5)."""
+    if not isinstance(space, TurnSpace):
+        raise ValueError(f"space must be a TurnSpace, not {space!r}")
     threshold = whole(threshold, "threshold", 0)
     stop = ~space.rollable | (space.has_worm & (space.total >= threshold))
     first = space.pair_edge_start[:-1]
@@ -501,18 +592,36 @@ class EndDistribution:
     at_total: tuple[Any, ...]  # index t: chance to end with a worm and total t
     fail: Any  # chance the turn fails (bust, or ending without a worm)
 
+    def __post_init__(self) -> None:
+        # Chances are Fractions (exact) or floats, each from 0 to 1.
+        if isinstance(self.at_total, str | bytes) or not isinstance(self.at_total, tuple | list):
+            raise ValueError(f"at_total must be a list of chances, not {self.at_total!r}")
+        object.__setattr__(self, "at_total", tuple(self.at_total))
+        for p in (*self.at_total, self.fail):
+            if isinstance(p, bool) or not isinstance(p, Fraction | float | int) or not -1e-9 <= p <= 1 + 1e-9:
+                raise ValueError(f"an end distribution holds chances from 0 to 1, not {p!r}")
+
     def chance_at_least(self, target: int) -> Any:
         """Chance to end with a worm and a total >= target."""
+        target = whole(target, "target")
         return sum(self.at_total[max(target, 0):], 0 * self.fail)
 
     def chance_exactly(self, target: int) -> Any:
         """Chance to end with a worm and exactly this total."""
+        target = whole(target, "target")
         return self.at_total[target] if 0 <= target < len(self.at_total) else 0 * self.fail
 
     def expectation(self, stop_value: Any, fail_value: Any) -> Any:
         """Expected reward: sum of P(t) * stop_value[t] plus P(fail) * fail_value."""
-        return sum((p * v for p, v in zip(self.at_total, stop_value, strict=False) if p),
-                   self.fail * fail_value)
+        if isinstance(stop_value, str | bytes) or not isinstance(stop_value, Iterable):
+            raise ValueError(f"stop_value must be a list of numbers, not {stop_value!r}")
+        values = [as_fraction(v, "stop_value") if not isinstance(v, float) else v for v in stop_value]
+        fail = fail_value if isinstance(fail_value, float) else as_fraction(fail_value, "fail_value")
+        for v in (*values, fail):
+            if isinstance(v, float) and not np.isfinite(v):
+                raise ValueError(f"values must be finite, not {v!r}")
+        return sum((p * v for p, v in zip(self.at_total, values, strict=False) if p),
+                   self.fail * fail)
 
     def total_probability(self) -> Any:
         """Sum of every end's chance (1, up to rounding in float mode)."""

@@ -69,7 +69,7 @@ def test_mid_turn_start_and_other_dice_counts() -> None:
     policy = optimal_policy(TurnReward.at_least(24, 40), start=start)
     dist = policy.end_distribution(start)
     assert_within_4_se(simulate_turns(policy, 100_000, 3, start=start), dist.at_total, dist.fail)
-    rules = Rules(dice=3)
+    rules = Rules(dice=3, worm_table={5: 1})
     small = optimal_policy(TurnReward.exactly(11, 15), rules=rules)
     d3 = small.end_distribution()
     assert_within_4_se(simulate_turns(small, 100_000, 4), d3.at_total, d3.fail)

@@ -113,19 +113,25 @@ def rewards(max_total: int) -> list[tuple[str, list[Fraction], Fraction]]:
     return out
 
 
-MID_TURN_4 = [
+def dice_rules(dice: int) -> Rules:
+    """Rules for a turn of `dice` dice; below 5 dice the box's servings are out of reach, so
+    these rules have one serving every such turn can reach (Rules refuses a game never ending)."""
+    return Rules(dice=dice) if 5 * dice >= 21 else Rules(dice=dice, worm_table={5: 1})
+
+
+MID_TURN_4 = [  # moments a 4-dice turn reaches
     TurnPoint(3, {WORM}, 5),
     TurnPoint(2, {3}, 6),
     TurnPoint(1, {WORM, 1, 2}, 8),
-    TurnPoint(2, {1, 2, 3, 4}, 10),
-    TurnPoint(0, {WORM, 5}, 15),
+    TurnPoint(0, {1, 2, 3, 4}, 10),
+    TurnPoint(0, {WORM, 5}, 20),
 ]
 
 
 @pytest.mark.parametrize("dice", [1, 2, 3, 4])
 @pytest.mark.parametrize("case", range(5))
 def test_solver_matches_brute_force_on_fresh_turns(dice: int, case: int) -> None:
-    rules = Rules(dice=dice)
+    rules = dice_rules(dice)
     name, stop_value, fail = rewards(rules.max_total)[case]
     oracle = Oracle(stop_value, fail)
     sol = solve_turn(TurnReward(stop_value, fail), rules=rules, exact=True)
@@ -152,7 +158,7 @@ def test_solver_matches_brute_force_on_fresh_turns(dice: int, case: int) -> None
 
 @pytest.mark.parametrize("point", MID_TURN_4, ids=str)
 def test_solver_matches_brute_force_mid_turn(point: TurnPoint) -> None:
-    rules = Rules(dice=4)
+    rules = Rules(dice=4, worm_table={5: 1})
     for name, stop_value, fail in rewards(rules.max_total):
         oracle = Oracle(stop_value, fail)
         reward = TurnReward(stop_value, fail)
@@ -166,14 +172,13 @@ def test_solver_matches_brute_force_mid_turn(point: TurnPoint) -> None:
             {"fail": got.fail} if got.fail else {}) == want
 
 
-def test_mid_turn_point_off_the_fresh_space_gets_its_own_space() -> None:
-    # 2 dice left with only worms taken means 2 worms (10), so a total of 7 cannot happen in a
-    # 4-dice turn; it is still a fine "what if" for a lesson, solved in a space of its own.
+def test_mid_turn_point_no_turn_reaches_is_refused_saying_which_totals_are_possible() -> None:
+    # 2 dice set aside with only worms taken means 2 worms (10), so a total of 7 cannot happen
+    # in a 4-dice turn: the solver refuses it and says what the total could be.
     point = TurnPoint(2, {WORM}, 7)
     stop_value = [Fraction(int(t >= 12)) for t in range(21)]
-    oracle = Oracle(stop_value, Fraction(0))
-    sol = solve_turn(TurnReward(stop_value), start=point, rules=Rules(dice=4), exact=True)
-    assert sol.value() == oracle.decide(2, frozenset({WORM}), 7)[0]
+    with pytest.raises(ValueError, match="no turn of 4 dice reaches .* a total of 10, not 7"):
+        solve_turn(TurnReward(stop_value), start=point, rules=dice_rules(4), exact=True)
 
 
 # -- published values ---------------------------------------------------------------------------
@@ -261,7 +266,7 @@ def test_bust_chance_formula_and_brute_force(dice: int, taken: tuple[int, ...]) 
 
 
 def test_chance_exactly_and_at_least_by_brute_force_for_3_dice() -> None:
-    rules = Rules(dice=3)
+    rules = Rules(dice=3, worm_table={5: 1})
     for t in (5, 10, 11, 13, 15):
         at_least = [Fraction(int(x >= t)) for x in range(16)]
         exactly = [Fraction(int(x == t)) for x in range(16)]
@@ -350,7 +355,7 @@ def test_start_from_a_game_like_object_and_a_roll() -> None:
 @settings(max_examples=30, deadline=None)
 @given(dice=st.integers(1, 8), target=st.integers(0, 41))
 def test_chance_at_least_falls_as_the_target_rises(dice: int, target: int) -> None:
-    rules = Rules(dice=dice)
+    rules = dice_rules(dice)
     a, b = chance_at_least(target, rules=rules), chance_at_least(target + 1, rules=rules)
     assert a >= b - 1e-12
     assert chance_exactly(target, rules=rules) <= a + 1e-12
@@ -363,7 +368,7 @@ def test_optimal_beats_every_threshold_policy_exactly(
     dice: int, threshold: int, values: list[int], fail: int
 ) -> None:
     reward = TurnReward(values, fail)
-    sol = solve_turn(reward, rules=Rules(dice=dice), exact=True)
+    sol = solve_turn(reward, rules=dice_rules(dice), exact=True)
     policy = threshold_policy_on(sol.space, threshold)
     dist = policy.end_distribution(exact=True)
     assert dist.total_probability() == 1
@@ -373,7 +378,7 @@ def test_optimal_beats_every_threshold_policy_exactly(
 @settings(max_examples=20, deadline=None)
 @given(dice=st.integers(1, 8), shift=st.integers(-3, 3), scale=st.integers(1, 4))
 def test_value_moves_with_an_affine_change_of_reward(dice: int, shift: int, scale: int) -> None:
-    rules = Rules(dice=dice)
+    rules = dice_rules(dice)
     base = position_reward(rules=rules)
     moved = TurnReward([scale * v + shift for v in base.stop_value], scale * base.fail_value + shift)
     a, b = solve_turn(base, rules=rules), solve_turn(moved, rules=rules)
@@ -435,7 +440,7 @@ def test_turn_space_holds_exactly_the_reachable_points() -> None:
 
 
 def test_single_queries_make_the_policy_choices() -> None:
-    # Decisions read one pair or node (`_choice`, `_stops`) instead of building the policy:
+    # Decisions read one pair or node (`_choice`, `stops_at`) instead of building the policy:
     # they must pick exactly the policy's edge and stop flag, ties and tolerance included.
     rewards = (
         TurnReward.at_least(27, 40),
@@ -446,7 +451,7 @@ def test_single_queries_make_the_policy_choices() -> None:
     for sol in sols:
         pol, sp = sol.policy, sol.space
         assert [sol._choice(p) for p in range(len(sp.pair_node))] == pol.choice.tolist()
-        assert [sol._stops(i) for i in range(sp.size)] == pol.stop[:-1].tolist()
+        assert [sol.stops_at(i) for i in range(sp.size)] == pol.stop[:-1].tolist()
 
 
 def test_each_roll_lists_its_faces_in_take_preference_order() -> None:

@@ -10,7 +10,9 @@ import pytest
 from henkit.core import CHANCE, TERMINAL
 from henkit.henpen import ROLL, WORM, Claim, Rules, State, Stop, Take, legal_claims
 from henkit.henpen.dice import FACES, face_value, roll_outcomes, roll_probabilities
-from henkit.henpen.state import DECIDE, DICE, OVER, ROLL_PHASE, TAKE
+from henkit.henpen.state import Phase
+
+ROLL_PHASE, DICE, TAKE, DECIDE, OVER = Phase.ROLL, Phase.DICE, Phase.TAKE, Phase.DECIDE, Phase.OVER
 
 
 def roll(ones=0, twos=0, threes=0, fours=0, fives=0, worms=0) -> tuple[int, ...]:
@@ -297,12 +299,12 @@ def test_p8_most_worms_wins():
 
 def test_p8_tie_goes_to_the_highest_serving():
     s = State.new(3, grill=[], stacks=[[21, 29], [25, 26], [36]])
-    assert s.scores() == (4, 4, 4) and s.winner == 2 and s.winners() == [2]
+    assert s.scores() == (4, 4, 4) and s.winner == 2 and s.winners() == (2,)
 
 
 def test_p8_all_empty_is_a_shared_result():
     s = State.new(2, grill=[], stacks=[[], []])
-    assert s.winners() == [0, 1] and s.winner is None
+    assert s.winners() == (0, 1) and s.winner is None
 
 
 # ----- chance ---------------------------------------------------------------------------------
@@ -326,10 +328,24 @@ def test_chance_outcome_count_for_eight_dice_is_multisets_of_six_faces():
 
 def test_a_roll_that_is_not_the_dice_left_is_refused_and_nothing_changes():
     s = play(State.new(2), ROLL)
-    for bad in [roll(ones=7), roll(ones=9), (1, 2), "88", roll(ones=-1, twos=9)]:
+    import numpy as np
+
+    for bad in [roll(ones=7), roll(ones=9), (1, 2), "88", roll(ones=-1, twos=9), None,
+                roll(ones=7.0, twos=1), (True, 7, 0, 0, 0, 0), {1: 8}]:
         with pytest.raises(ValueError, match="a roll of 8 dice"):
             s.apply(bad)
     assert s.phase == DICE
+
+
+def test_a_roll_given_as_numpy_integers_is_a_roll():
+    import numpy as np
+
+    s = play(State.new(2), ROLL)
+    counts = np.array([1, 1, 2, 0, 2, 2])
+    got = s.apply(tuple(np.int64(c) for c in counts))
+    assert got == s.apply(counts) == s.apply(counts.tolist())
+    assert got.roll == (1, 1, 2, 0, 2, 2) and all(type(c) is int for c in got.roll)
+    assert got.apply(Take(np.int64(6))).kept == (0, 0, 0, 0, 0, 2)
 
 
 def test_chance_outcomes_only_at_a_chance_node():
@@ -346,11 +362,11 @@ def test_a_game_refuses_dice_that_can_never_reach_a_serving():
 @pytest.mark.parametrize(
     "kwargs, message",
     [
-        ({"dice": 0}, "dice must be an int"),
-        ({"dice": "8"}, "dice must be an int"),
+        ({"dice": 0}, "dice must be from 1 to 20"),
+        ({"dice": "8"}, "dice must be a whole number"),
         ({"worm_table": {}}, "at least one serving"),
-        ({"worm_table": {21: 0}}, "positive whole number of worms"),
-        ({"worm_table": {"21": 1}}, "serving numbers must be positive ints"),
+        ({"worm_table": {21: 0}}, "worms on serving 21 must be from 1"),
+        ({"worm_table": {"21": 1}}, "serving number .* must be a whole number"),
     ],
 )
 def test_rules_refuse_bad_settings(kwargs, message):
@@ -376,7 +392,7 @@ def test_text_game_ends_when_a_failed_turn_turns_out_the_last_serving():
     assert s.grill == (22,) and not s.is_over
     # With the P7 option a failure with an empty stack turns out the last serving: game over.
     s = bust(State.new(2, Rules(flip_when_nothing_returned=True), grill=[23], stacks=[[], [27]]))
-    assert s.grill == () and s.is_over and s.winners() == [1]
+    assert s.grill == () and s.is_over and s.winners() == (1,)
 
 
 @pytest.mark.parametrize(
@@ -387,7 +403,7 @@ def test_text_game_ends_when_a_failed_turn_turns_out_the_last_serving():
         ({"phase": "decide", "kept": [0, 0, 0, 0, 0, 0]}, "some dice must be set aside"),
         ({"turns_played": -1}, "turns_played must be at least 0"),
         ({"last_turn": [1, 2]}, "last_turn must be a dict"),
-        ({"last_turn": {"player": 0, "total": 3, "kept": [], "failure": 12}}, "failure must be"),
+        ({"last_turn": {"player": 0, "total": 3, "kept": [3, 0, 0, 0, 0, 0], "failure": 12}}, "failure must be"),
         ({"last_turn": {"player": 0, "total": 3, "kept": [], "claim": ["a", "b"]}}, "serving"),
         ({"last_turn": {"player": "x", "total": 3, "kept": [], "failure": "bust"}}, "player"),
         ({"grill": "21"}, "grill must be a list"),

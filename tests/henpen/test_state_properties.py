@@ -11,7 +11,9 @@ from hypothesis import strategies as st
 
 from henkit.core import Game
 from henkit.henpen import ROLL, WORM, Claim, Rules, State, Stop, Take
-from henkit.henpen.state import DECIDE, TAKE
+from henkit.henpen.state import Phase
+
+DECIDE, TAKE = Phase.DECIDE, Phase.TAKE
 
 rules_strategy = st.builds(
     Rules,
@@ -122,7 +124,7 @@ def test_game_runner_replays_the_same_game_from_the_same_seed(seed):
     assert s == s1
 
 
-@pytest.mark.parametrize("bots, message", [([None], "needs 3 bots"), (["greedy"] * 3, "no choose")])
+@pytest.mark.parametrize("bots, message", [([None], "needs 3 bots"), (["greedy"] * 3, "choose")])
 def test_game_runner_checks_its_bots(bots, message):
     with pytest.raises(ValueError, match=message):
         Game(State.new(3), bots)
