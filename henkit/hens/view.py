@@ -1,46 +1,115 @@
-"""What one player can see of a Hens game, and hidden cards sampled consistently with it.
+"""What one player can see of a Hens game.
 
-A view holds the player's own hand and barnyard, every other barnyard with its coops face down,
-every discard pile (each card in a pile was shown face up when it was discarded, so a player who
-remembers knows the whole pile; only the top may be drawn), the deck size and hand sizes. It never
-holds an opponent's hand, an opponent's coop cards, the deck's cards, or an opponent's rooster
-before all roosters are revealed.
+A `View` holds everything public plus the viewer's own hand:
+
+- the viewer's hand, barnyard (coops face up: the viewer placed them) and rooster choice;
+- every other barnyard with its coops face down (H9) and, once revealed, its rooster (H10);
+- every discard pile in full: each card was shown face up when discarded, so a player who
+  remembers knows the whole pile (only the top may be drawn, H7);
+- the cards publicly known to be in each hand: taken from a discard pile in view of everyone,
+  and not yet played or discarded;
+- hand sizes, the deck size, the goal card, the removed breeds (H4: a whole breed leaves the
+  game, which everyone sees), the rules, round, phase, whose move it is and the draws so far;
+- who has chosen a rooster cell, and every choice once all are revealed (H10).
+
+It never holds an opponent's unknown hand cards, an opponent's coop faces, the deck's cards, or
+an opponent's rooster cell before all roosters are revealed.
+
+This module reads states but does not import `henkit.hens.state` (whose `State.view` calls
+`view_of`); `henkit.hens.odds.sample_state` builds full states consistent with a view.
 """
 
 from __future__ import annotations
 
 from collections import Counter
-from typing import NamedTuple
+from typing import Any, NamedTuple, Self
 
 import numpy as np
 
-from henkit.core import Seed, make_rng
-from henkit.hens.barnyard import COOP, HIDDEN, Barnyard, bit, bits_of
-from henkit.hens.cards import BREED_INDEX, CARDS, Card, deck_counts
+from henkit.checks import whole
+from henkit.hens.barnyard import Barnyard, Cell, check_cell
+from henkit.hens.cards import (
+    BREED_INDEX,
+    BREEDS,
+    CARDS,
+    Card,
+    breed_index,
+    card,
+    check_removed,
+    deck_counts,
+)
 from henkit.hens.rules import Rules
-from henkit.hens.state import PHASES, HensState
 
 
-class HensView(NamedTuple):
-    """One player's observation of a Hens game (a named tuple: immutable and quick to build)."""
-
-    player: int
+class _Fields(NamedTuple):
+    player: int  # the viewer (a seat index: 0 is player 1)
     players: int
     goal: int
     removed_breeds: tuple[str, ...]
     first_player: int
     round: int
-    phase: str
+    phase: str  # the state's Phase (a str: 'draw', 'chance', ...)
     to_move: int  # the player whose decision or draw it is (the chance node belongs to them)
     draws: int  # cards drawn so far this turn by `to_move`
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
+    known_in_hand: tuple[tuple[Card, ...], ...]  # per seat: cards publicly known to be held
     barnyards: tuple[Barnyard, ...]
-    discards: tuple[tuple[Card, ...], ...]
+    discards: tuple[tuple[Card, ...], ...]  # per seat, bottom first: the top is last
     deck_size: int
     rooster_chosen: tuple[bool, ...]
-    rooster_choice: tuple[int, int] | None  # this player's own choice while roosters are hidden
+    rooster_choices: tuple[Cell | None, ...]  # as far as the viewer knows (see View)
     rules: Rules
+
+
+class View(_Fields):
+    """One player's observation of a Hens game (an immutable named tuple; see the module note).
+
+    `rooster_choices[q]` is seat q's rooster cell when the viewer knows it: the viewer's own
+    once chosen, everyone's once all are revealed; None otherwise (also for a player without a
+    hen). Build one with `state.view(player)`; building one by hand checks every field's type
+    and size (ValueError naming the field), and `henkit.hens.odds.sample_state` checks that it
+    could come from a game.
+    """
+
+    __slots__ = ()
+
+    def __new__(
+        cls, player: int, players: int, goal: int, removed_breeds: tuple[str, ...],
+        first_player: int, round: int, phase: str, to_move: int, draws: int,
+        hand: tuple[Card, ...], hand_sizes: tuple[int, ...],
+        known_in_hand: tuple[tuple[Card, ...], ...], barnyards: tuple[Barnyard, ...],
+        discards: tuple[tuple[Card, ...], ...], deck_size: int, rooster_chosen: tuple[bool, ...],
+        rooster_choices: tuple[Cell | None, ...], rules: Rules,
+    ) -> Self:
+        n = whole(players, "players", 2, 4)
+        if not isinstance(rules, Rules) or rules.players != n:
+            raise ValueError(f"rules must be the game's Rules for {n} players, not {rules!r}")
+        removed = _removed_codes(removed_breeds, n)
+        if not isinstance(phase, str):
+            raise ValueError(f"phase must be the game's Phase (a str such as 'draw'), not "
+                             f"{phase!r}")
+        return tuple.__new__(cls, (
+            _seat(player, "player", n),
+            n,
+            whole(goal, "goal (the goal card)", 1, 6),
+            removed,
+            _seat(first_player, "first_player", n),
+            whole(round, "round", 1, 12),
+            phase,
+            _seat(to_move, "to_move", n),
+            whole(draws, "draws (this turn's draws so far)", 0, 2),
+            tuple(sorted(_cards(hand, "hand"))),
+            _per_seat(hand_sizes, n, "hand_sizes", lambda x, w: whole(x, w, 0, 6)),
+            _per_seat(known_in_hand, n, "known_in_hand",
+                      lambda x, w: tuple(sorted(_cards(x, w)))),
+            _per_seat(barnyards, n, "barnyards", _barnyard),
+            _per_seat(discards, n, "discards", _cards),
+            whole(deck_size, "deck_size", 0, 72),
+            _per_seat(rooster_chosen, n, "rooster_chosen", _flag),
+            _per_seat(rooster_choices, n, "rooster_choices", _cell_or_none),
+            rules,
+        ))
 
     @property
     def barnyard(self) -> Barnyard:
@@ -48,12 +117,21 @@ class HensView(NamedTuple):
         return self.barnyards[self.player]
 
     @property
+    def rooster_choice(self) -> Cell | None:
+        """This player's own rooster cell (None before choosing, or without a hen)."""
+        return self.rooster_choices[self.player]
+
+    @property
     def discard_tops(self) -> tuple[Card | None, ...]:
         """The top card of every discard pile (None for an empty pile)."""
         return tuple(p[-1] if p else None for p in self.discards)
 
     def unseen(self) -> Counter:
-        """Cards this player cannot see: the deck, opponents' hands and opponents' coops."""
+        """Cards out of this player's sight: the deck, opponents' whole hands (cards known to
+        be there included) and opponents' face-down coops.
+
+        Every card of the game less this player's hand, the discard piles and every card face up
+        in a barnyard (this player's coops included)."""
         # Plain counts by card kind rather than Counter arithmetic: the lookahead bot asks at
         # every decision.
         left = list(deck_counts(self._removed()))
@@ -67,78 +145,109 @@ class HensView(NamedTuple):
                 left[k] -= 1
         return Counter({CARDS[k]: c for k, c in enumerate(left) if c > 0})
 
-    def _removed(self) -> tuple[int, ...]:
-        return tuple(sorted(BREED_INDEX[c] for c in self.removed_breeds))
+    def unlocated(self) -> Counter:
+        """Cards whose place this player cannot tell: `unseen()` less the cards publicly known
+        to be in opponents' hands. They lie in the deck, in the rest of opponents' hands and
+        under opponents' coops; every deck draw comes from them."""
+        left = self.unseen()
+        for q, known in enumerate(self.known_in_hand):
+            if q != self.player:
+                left.subtract(known)
+        return +left
 
     def hidden_coops(self) -> tuple[int, ...]:
         """How many face-down coops of unknown card each barnyard shows to this player."""
-        return tuple(sum(1 for i in bits_of(y.coop) if y.grid[i] == HIDDEN) for y in self.barnyards)
+        return tuple(y.hidden_coops() for y in self.barnyards)
+
+    def _removed(self) -> tuple[int, ...]:
+        """The removed breeds as sorted breed indices."""
+        return tuple(sorted(BREED_INDEX[c] for c in self.removed_breeds))
+
+    def _replace(self, **changes: Any) -> View:
+        """A copy with some fields changed, checked like a new View."""
+        return View(**{**self._asdict(), **changes})
 
 
-def view_of(state: HensState, player: int) -> HensView:
-    """The view of `state` from `player`'s seat."""
-    if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < state.n:
-        raise ValueError(
-            f"player must be a seat index 0-{state.n - 1} (0 is player 1), not {player!r}")
-    yards = list(state._shown_yards())
-    yards[player] = state.yards[player]
-    return HensView(
-        player, state.n, state.goal, state.removed_breeds, state.first, state.round,
-        PHASES[state.phase], state.player, state.draws, state.hands[player],
-        tuple(map(len, state.hands)), tuple(yards), state.piles, len(state.deck), state.chosen,
-        state.choices[player], state.rules,
-    )
+def view_of(state: Any, player: int) -> View:
+    """The view of a Hens `State` from `player`'s seat (a seat index: 0 is player 1)."""
+    rules = getattr(state, "rules", None)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"view_of needs a Hens State, not {type(state).__name__}")
+    n = rules.players
+    me = player if type(player) is int and 0 <= player < n else _seat(player, "player", n)
+    try:
+        yards = tuple(y if q == me else y.hidden() for q, y in enumerate(state.barnyards))
+        choices = state.rooster_choices
+        if not state.roosters_revealed:  # H10: a choice stays hidden until all have chosen
+            choices = tuple(c if q == me else None for q, c in enumerate(choices))
+        hands = state.hands
+        # The state's fields are checked already: skip View's checks (views are built per
+        # decision).
+        return View._make((
+            me, n, state.goal, state.removed_breeds, state.first_player, state.round,
+            state.phase, state.player, state.draws, hands[me], tuple(map(len, hands)),
+            state.known_in_hand, yards, state.discards, len(state.deck), state.rooster_chosen,
+            choices, rules,
+        ))
+    except AttributeError as e:  # not a Hens State, though it has rules
+        raise ValueError(f"view_of needs a Hens State, not {type(state).__name__}: {e}") from None
 
 
-def sample_state(view: HensView, seed: Seed = None) -> HensState:
-    """A full state that `view` could come from: unseen cards dealt at random to opponents'
-    hands, opponents' coops and the deck; opponents' hidden rooster choices on random hens."""
-    rng = make_rng(seed)
-    pool = [k for k, c in sorted(view.unseen().items()) for _ in range(c)]
-    order = rng.permutation(len(pool))
-    cards = [pool[i] for i in order]
-    me = view.player
-    s = HensState._blank(view.rules, view.goal, view._removed(), view.first_player)
-    s.phase = PHASES.index(view.phase)
-    s.player = view.to_move
-    s.round = view.round
-    s.turn = (view.to_move - view.first_player) % view.players
-    s.draws = s.drawn = view.draws
-    hands, yards, choices = [], [], []
-    at = 0
-    for q in range(view.players):
-        if q == me:
-            hands.append(view.hand)
-            yards.append(view.barnyards[q])
-            choices.append(view.rooster_choice)
-            continue
-        size = view.hand_sizes[q]
-        hands.append(tuple(sorted(cards[at:at + size])))
-        at += size
-        y = view.barnyards[q]
-        grid = list(y.grid)
-        for i in bits_of(y.coop):
-            if grid[i] == HIDDEN:
-                grid[i] = COOP + int(cards[at])
-                at += 1
-        filled = y._copy()
-        filled.grid = tuple(grid)
-        yards.append(filled)
-        choices.append(_random_hen(y, rng) if view.rooster_chosen[q] else None)
-    s.hands = tuple(hands)
-    s.yards = tuple(yards)
-    s.piles = view.discards
-    s.deck = tuple(sorted(cards[at:]))
-    s.chosen = view.rooster_chosen
-    s.choices = tuple(choices)
-    if len(s.deck) != view.deck_size:
-        raise ValueError("this view is inconsistent: the unseen cards do not fill the deck")
-    return s
+# ----- checks of hand-built views -----
+def _seat(x: Any, what: str, n: int) -> int:
+    seat = whole(x, what)
+    if not 0 <= seat < n:
+        raise ValueError(f"{what} must be a seat index 0-{n - 1} (0 is player 1), not {seat}")
+    return seat
 
 
-def _random_hen(y: Barnyard, rng: np.random.Generator) -> tuple[int, int] | None:
-    hens = [c for c, _ in y.hens()]
-    return hens[int(rng.integers(len(hens)))] if hens else None
+def _removed_codes(codes: Any, n: int) -> tuple[str, ...]:
+    if not isinstance(codes, (tuple, list)):
+        raise ValueError(f"removed_breeds must be a tuple of breed codes, not {codes!r}")
+    idx = tuple(sorted(breed_index(c) for c in codes))
+    check_removed(n, idx)
+    return tuple(BREEDS[i].code for i in idx)
 
 
-__all__ = ["HensView", "bit", "sample_state", "view_of"]
+def _per_seat(items: Any, n: int, what: str, check: Any) -> tuple:
+    if not isinstance(items, (tuple, list)) or len(items) != n:
+        raise ValueError(f"{what} must be a tuple with one entry per player ({n}), not {items!r}")
+    return tuple(check(x, f"{what}[{q}]") for q, x in enumerate(items))
+
+
+def _cards(items: Any, what: str) -> tuple[Card, ...]:
+    if not isinstance(items, (tuple, list)):
+        raise ValueError(f"{what} must be a tuple of cards such as Pa3, not {items!r}")
+    out = []
+    for x in items:
+        try:
+            out.append(card(x))
+        except ValueError as e:
+            raise ValueError(f"{what}: {e}") from None
+    return tuple(out)
+
+
+def _barnyard(y: Any, what: str) -> Barnyard:
+    if not isinstance(y, Barnyard):
+        raise ValueError(f"{what} must be a Barnyard, not {y!r}")
+    return y
+
+
+def _flag(x: Any, what: str) -> bool:
+    if not isinstance(x, (bool, np.bool_)):
+        raise ValueError(f"{what} must be True or False, not {x!r}")
+    return bool(x)
+
+
+def _cell_or_none(x: Any, what: str) -> Cell | None:
+    if x is None:
+        return None
+    try:
+        return check_cell(x)
+    except ValueError as e:
+        raise ValueError(f"{what} must be None or a cell: {e}") from None
+
+
+HensView = View  # transition only: goes once henkit.hens and henkit.charts.hens import View
+
+__all__ = ["View", "view_of"]

@@ -1,45 +1,230 @@
-"""Draw odds from a player's view: hypergeometric, checked by brute-force enumeration of the
-unseen cards and by seeded simulation of real deck draws from sampled hidden states."""
+"""Draw odds from a player's view: hypergeometric over the cards the player cannot locate,
+checked against direct counts over every way to deal the hidden cards of real positions, and
+against seeded simulation of deck draws from sampled states; nothing but ValueError."""
 
+from collections import Counter
 from fractions import Fraction
+from functools import cache
 from itertools import permutations
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from henkit.core import make_rng
-from henkit.hens.actions import DECK, Draw
 from henkit.hens.barnyard import Barnyard
-from henkit.hens.odds import draw_odds, exactly, fits_cell, hypergeometric, of_breed, of_number
+from henkit.hens.bots import GreedyBot
+from henkit.hens.cards import CARDS, card
+from henkit.hens.odds import (
+    DrawOdds,
+    Kind,
+    as_kind,
+    chance_at_least_one,
+    draw_odds,
+    exactly,
+    expected_number,
+    fits_cell,
+    hypergeometric,
+    of_breed,
+    of_number,
+    sample_state,
+)
+from henkit.hens.state import Phase, State
 
-from .helpers import first_state, random_game
+from ..fuzz_values import junk, only_value_error
+from .test_view import game, hidden_cards
 
-
-def brute_force(view, kind, draws):
-    """P(at least one) and the expected count, over every ordered draw of physical cards."""
-    pool = [k for k, c in sorted(view.unseen().items()) for _ in range(c)]
-    hits = total = count = 0
-    for seq in permutations(range(len(pool)), draws):
-        n = sum(1 for i in seq if kind.test(pool[i]))
-        hits += n > 0
-        count += n
-        total += 1
-    return Fraction(hits, total), Fraction(count, total)
+KINDS = [of_breed("Pa"), of_breed("Mo"), of_number(3), exactly("Ce6"), exactly("Wy2")]
 
 
 @pytest.fixture(scope="module")
 def view():
-    g = random_game(3, seed=12)
-    s = first_state(g, lambda s: s.round == 5 and s.phase_name == "draw")
+    s = next(s for s in game(3, 12) if s.round == 5 and s.phase is Phase.DRAW)
     return s.view(s.player)
 
 
-@pytest.mark.parametrize("kind", [of_breed("Pa"), of_number(3), exactly("Ce6")])
+# -- direct counts over the hidden cards -------------------------------------------------------
+
+
+def slots(s: State, p: int) -> tuple[list, list]:
+    """(the physical cards p cannot locate, taken from the state itself; the hidden places they
+    fill: deck positions first, in the order they are drawn, then opponents' unknown hand cards
+    and face-down coops)."""
+    cards = sorted(hidden_cards(s, p).elements())
+    places = [("deck", i) for i in range(len(s.deck))]
+    for q in range(s.players):
+        if q != p:
+            places += [("hand", q)] * (len(s.hands[q]) - len(s.known_in_hand[q]))
+            places += [("coop", q, c) for c in s.barnyards[q].coop_cells_taken()]
+    assert len(places) == len(cards)
+    return cards, places
+
+
+def dealt(s: State, p: int, cards: list, places: list) -> State:
+    """The state with the hidden places of p's view filled with `cards` in the order of
+    `places` (an arrangement the view cannot tell from the real one)."""
+    d = s.to_dict()
+    deck, hands = [], {q: list(s.known_in_hand[q]) for q in range(s.players) if q != p}
+    coops = {}
+    for k, place in zip(cards, places, strict=True):
+        if place[0] == "deck":
+            deck.append(k)
+        elif place[0] == "hand":
+            hands[place[1]].append(k)
+        else:
+            coops[place[1], tuple(place[2])] = k
+    d["deck"] = [str(k) for k in deck]
+    for q, h in hands.items():
+        d["hands"][q] = [str(k) for k in h]
+        for coop in d["barnyards"][q]["coops"]:
+            coop[2] = str(coops[q, (coop[0], coop[1])])
+    return State.from_dict(d)
+
+
+def count_by_dealing(s: State, p: int, kind: Kind, draws: int) -> list[Fraction]:
+    """P(exactly j cards of `kind` in the next `draws` deck draws) by dealing the hidden cards
+    every possible way (each physical card distinct), deck order included; for larger positions
+    every ordered choice of the first `draws` deck cards (each extends to the same number of
+    whole deals)."""
+    cards, places = slots(s, p)
+    assert all(place[0] == "deck" for place in places[:draws])  # the cards drawn first
+    n = len(cards)
+    tally = Counter()
+    if n <= 7:
+        for order in permutations(range(n)):
+            tally[sum(kind.test(cards[i]) for i in order[:draws])] += 1
+    else:
+        for first in permutations(range(n), draws):
+            tally[sum(kind.test(cards[i]) for i in first)] += 1
+    total = sum(tally.values())
+    return [Fraction(tally[j], total) for j in range(draws + 1)]
+
+
+@cache
+def small_positions():
+    """Late positions of 2-player greedy games where a player cannot locate at most 7 cards and
+    the deck holds 2 or more, so every deal can be counted: from each game the first such
+    position, the first where the opponent holds a card taken from a pile, and the first where
+    the opponent has a face-down coop."""
+    out = []
+    for seed in range(12):
+        found = [(s, p) for s in game(2, seed, GreedyBot) for p in range(2)
+                 if len(s.deck) >= 2 and sum(s.view(p).unlocated().values()) <= 7]
+        for test in (lambda s, p: True, lambda s, p: s.known_in_hand[1 - p],
+                     lambda s, p: s.barnyards[1 - p].coops):
+            out += [(s, p) for s, p in found if test(s, p)][:1]
+    return out
+
+
+def test_small_positions_cover_known_cards_and_coops():
+    pos = small_positions()
+    assert len(pos) >= 8
+    assert any(s.known_in_hand[1 - p] for s, p in pos)  # a card taken from a pile
+    assert any(s.barnyards[1 - p].coops for s, p in pos)  # a face-down coop
+
+
+@pytest.mark.parametrize("kind", KINDS, ids=str)
 @pytest.mark.parametrize("draws", [1, 2])
-def test_exact_odds_match_brute_force(view, kind, draws):
-    odds = draw_odds(view, kind, draws)
-    assert (odds.at_least_one, odds.expected) == brute_force(view, kind, draws)
-    assert sum(odds.distribution) == 1
-    assert odds.expected == Fraction(draws * odds.matching, odds.unseen)
+def test_draw_odds_equal_a_count_over_every_deal_of_the_hidden_cards(kind, draws):
+    for s, p in small_positions():
+        odds = draw_odds(s.view(p), kind, draws)
+        assert list(odds.distribution) == count_by_dealing(s, p, kind, draws), str(s)
+
+
+def test_every_deal_counted_is_a_state_the_view_cannot_tell_apart():
+    rng = np.random.default_rng(0)
+    for s, p in small_positions()[::3]:
+        cards, places = slots(s, p)
+        v = s.view(p)
+        for _ in range(5):
+            order = rng.permutation(len(cards))
+            t = dealt(s, p, [cards[i] for i in order], places)
+            assert t.view(p) == v
+
+
+@pytest.mark.parametrize("draws", [1, 2, 3])
+def test_draw_odds_equal_a_count_in_positions_with_known_cards(draws):
+    # Mid-game positions of greedy games, where opponents hold cards taken from piles.
+    checked = 0
+    for players in (2, 3, 4):
+        for s in game(players, 11, GreedyBot)[::9 * draws]:
+            if len(s.deck) < draws:
+                continue
+            for p in range(players):
+                if not any(s.known_in_hand[q] for q in range(players) if q != p):
+                    continue
+                for kind in (of_breed("Su"), exactly(s.known_in_hand[(p + 1) % players][0])
+                             if s.known_in_hand[(p + 1) % players] else of_number(2)):
+                    got = draw_odds(s.view(p), kind, draws).distribution
+                    assert list(got) == count_by_dealing(s, p, kind, draws)
+                    checked += 1
+    assert checked >= 12 // draws
+
+
+def test_a_card_taken_from_a_pile_is_out_of_the_deck():
+    # Issue 10: the only Mo3, taken by an opponent from a discard pile, kept odds of 1/43.
+    for seed in range(40):
+        states = game(4, seed)
+        hit = [s for s in states if any(CARDS[card("Mo3")] in k for k in s.known_in_hand)]
+        if hit:
+            break
+    s = hit[0]
+    holder = next(q for q in range(4) if card("Mo3") in s.known_in_hand[q])
+    for p in range(4):
+        v = s.view(p)
+        if p != holder:
+            assert v.unseen()[card("Mo3")] == 1  # out of sight...
+            assert v.unlocated()[card("Mo3")] == 0  # ...but everyone knows where it is
+        odds = draw_odds(v, "Mo3", 1)
+        assert odds.matching == 0 and odds.at_least_one == 0 and odds.expected == 0
+        assert chance_at_least_one(v, "Mo3", 1) == 0 == expected_number(v, "Mo3", 1)
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 2**31), players=st.sampled_from([2, 3, 4]))
+def test_each_card_kind_counts_its_copies_not_known_elsewhere(seed, players):
+    for s in game(players, seed % 1000)[::11]:
+        for p in range(players):
+            v = s.view(p)
+            want = hidden_cards(s, p)
+            for k in CARDS[::5]:
+                if v.deck_size:
+                    odds = draw_odds(v, exactly(str(k)), 1)
+                    assert odds.matching == want[k] and odds.unseen == sum(want.values())
+                    assert odds.at_least_one == Fraction(want[k], sum(want.values()))
+
+
+# -- the same odds by simulation ---------------------------------------------------------------
+
+
+def test_odds_match_seeded_simulation_of_sampled_states():
+    # Sample the hidden cards consistently with the view, then draw from the sampled deck;
+    # positions where opponents hold cards taken from piles.
+    rng = np.random.default_rng(123)
+    states = game(3, 11, GreedyBot)
+    s = max((s for s in states if s.phase is Phase.DRAW and s.deck),
+            key=lambda s: sum(map(len, s.known_in_hand)))
+    p = next(q for q in range(3) if any(s.known_in_hand[r] for r in range(3) if r != q))
+    v = s.view(p)
+    known = [k for q in range(3) if q != p for k in s.known_in_hand[q]]
+    for kind in (exactly(str(known[0])), of_breed(known[0].breed.code), of_number(3)):
+        exact = float(draw_odds(v, kind, 2).at_least_one)
+        n, hits = 1500, 0
+        for _ in range(n):
+            t = sample_state(v, rng)
+            got = rng.choice(len(t.deck), 2, replace=False)
+            hits += any(kind.test(t.deck[i]) for i in got)
+        sd = (exact * (1 - exact) / n) ** 0.5
+        assert abs(hits / n - exact) <= 5 * sd + 1 / n, kind
+
+
+# -- the formula and the words -----------------------------------------------------------------
+
+
+def test_hypergeometric_small_case_by_hand():
+    # 2 aces among 5 cards, draw 2: P(0) = C(3,2)/C(5,2) = 3/10, P(1) = 2*3/10, P(2) = 1/10.
+    assert hypergeometric(5, 2, 2) == [Fraction(3, 10), Fraction(6, 10), Fraction(1, 10)]
+    assert hypergeometric(np.int64(5), np.uint8(2), np.int32(2)) == hypergeometric(5, 2, 2)
 
 
 def test_fits_a_cell_counts_the_cards_that_fit(view):
@@ -47,48 +232,38 @@ def test_fits_a_cell_counts_the_cards_that_fit(view):
     cell = yard.coop_cells()[0]
     kind = fits_cell(yard, cell)
     odds = draw_odds(view, cell, 2)
-    assert odds.matching == sum(n for c, n in view.unseen().items() if cell in yard.hen_cells(c))
-    assert odds.at_least_one == brute_force(view, kind, 2)[0]
+    assert odds.matching == sum(n for c, n in view.unlocated().items() if kind.test(c))
+    assert odds.matching == sum(n for c, n in view.unlocated().items()
+                                if cell in yard.hen_cells(c))
+    assert draw_odds(view, list(cell), 2) == odds
 
 
-def test_hypergeometric_small_case_by_hand():
-    # 2 aces among 5 cards, draw 2: P(0) = C(3,2)/C(5,2) = 3/10, P(1) = 2*3/10, P(2) = 1/10.
-    assert hypergeometric(5, 2, 2) == [Fraction(3, 10), Fraction(6, 10), Fraction(1, 10)]
-
-
-def test_odds_match_seeded_simulation(view):
-    # Sample the hidden cards consistently with the view, then really draw twice from the deck.
-    from henkit.hens.view import sample_state
-
-    rng = make_rng(123)
-    kind = of_breed("Wy")
-    exact = float(draw_odds(view, kind, 2).at_least_one)
-    n, hits = 3000, 0
-    for _ in range(n):
-        s = sample_state(view, rng)
-        got = []
-        for _ in range(2):
-            s = s.apply(Draw(DECK))
-            c = s.sample_chance(rng)
-            got.append(c)
-            s = s.apply(c)
-        hits += any(kind.test(c) for c in got)
-    sd = (exact * (1 - exact) / n) ** 0.5
-    assert abs(hits / n - exact) < 5 * sd
+def test_kinds_by_name_number_cell_or_kind(view):
+    assert as_kind(view, "Pa3").test(card("Pa3")) and not as_kind(view, "Pa3").test(card("Pa4"))
+    assert as_kind(view, "Padovana").test(card("Pa4"))
+    assert as_kind(view, np.int64(3)).test(card("Wy3"))
+    assert as_kind(view, KINDS[0]) is KINDS[0]
+    assert draw_odds(view, 3, np.int64(2)) == draw_odds(view, of_number(3), 2)
 
 
 def test_bad_odds_questions_raise(view):
     with pytest.raises(ValueError, match="cannot draw"):
         draw_odds(view, "Pa", view.deck_size + 1)
-    with pytest.raises(ValueError, match="numbers go from 1 to 6"):
+    with pytest.raises(ValueError, match="card number must be from 1 to 6"):
         draw_odds(view, 9, 1)
-    with pytest.raises(ValueError, match="not a breed"):
+    with pytest.raises(ValueError, match="is not a kind of card"):
         draw_odds(view, "Zebra", 1)
+    with pytest.raises(ValueError, match="draws must be a whole number"):
+        draw_odds(view, "Pa", 1.0)
+    with pytest.raises(ValueError, match="needs a View"):
+        draw_odds(None, "Pa")
+    with pytest.raises(ValueError, match="test of the kind 'a broken kind' failed"):
+        draw_odds(view, Kind("a broken kind", lambda c: 1 / 0))
+    with pytest.raises(ValueError, match="population must be from 0 to 1000"):
+        hypergeometric(10**30, 1, 1)
 
 
 def _odds_with(matching: int, unseen: int = 30, draws: int = 2):
-    from henkit.hens.odds import DrawOdds
-
     return [
         DrawOdds(k.description, draws, unseen, matching,
                  tuple(hypergeometric(unseen, matching, draws)), k.one, k.many)
@@ -127,8 +302,6 @@ def test_odds_read_as_sentences_for_every_kind_and_count():
 
 
 def test_a_kind_made_by_hand_still_reads_as_a_sentence(view):
-    from henkit.hens.odds import Kind
-
     red = Kind("a red hen", lambda c: c.breed.colour == "red")
     odds = draw_odds(view, red, 2)
     assert odds.matching > 1
@@ -137,3 +310,41 @@ def test_a_kind_made_by_hand_still_reads_as_a_sentence(view):
     named = Kind("a red hen", red.test, "is red", "are red")
     assert str(draw_odds(view, named, 2)).startswith(
         f"{odds.matching} of the {odds.unseen} unseen cards are red: ")
+
+
+def test_draw_odds_refuse_odds_objects_that_do_not_add_up():
+    with pytest.raises(ValueError, match="distribution must be the hypergeometric odds"):
+        DrawOdds("a Pa", 2, 30, 3, (Fraction(1), Fraction(0), Fraction(0)))
+    with pytest.raises(ValueError, match="draws must be from 1 to 30"):
+        DrawOdds("a Pa", 0, 30, 3, (Fraction(1),))
+
+
+# -- only ValueError ---------------------------------------------------------------------------
+
+
+@settings(max_examples=200, deadline=None)
+@given(a=junk(), b=junk(), c=junk())
+def test_every_odds_function_refuses_junk_with_value_error(view, a, b, c):
+    for call, args in [
+        (of_breed, (a,)), (of_number, (a,)), (exactly, (a,)), (fits_cell, (a, b)),
+        (fits_cell, (view.barnyard, a)), (hypergeometric, (a, b, c)),
+        (draw_odds, (a, b, c)), (draw_odds, (view, a, b)), (draw_odds, (view, "Pa", a)),
+        (chance_at_least_one, (view, a, b)), (expected_number, (view, a, b)),
+        (as_kind, (a, b)), (as_kind, (view, a)), (Kind, (a, b, c)), (Kind, ("x", len, a)),
+        (DrawOdds, (a, b, c, a, b)), (DrawOdds, ("a Pa", 2, 30, 3, a, b, c)),
+    ]:
+        only_value_error(call, *args)
+
+
+@settings(max_examples=100, deadline=None)
+@given(population=st.integers(-3, 1200) | junk(), successes=st.integers(-3, 60),
+       draws=st.integers(-3, 60))
+def test_hypergeometric_sums_to_one_or_refuses(population, successes, draws):
+    got = only_value_error(hypergeometric, population, successes, draws)
+    if got is not None:
+        assert sum(got) == 1 and len(got) == draws + 1
+
+
+def test_a_kind_whose_test_breaks_gives_value_error(view):
+    for test in (len, lambda c: c.nope, lambda c: np.array([1, 2])):
+        only_value_error(draw_odds, view, Kind("odd", test))
