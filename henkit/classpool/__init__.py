@@ -1,0 +1,43 @@
+"""The class pool: what a class's pages record as students play, and what the class board reads.
+
+- Records (`records`): `RollRecord`, `TurnRecord`, `DrawRecord`, `BarnyardRecord`, checked when
+  built; anonymous (a random page id, no names), stamped with the class session.
+- Stores (`base`, `sqlite`, `postgres`, `stores`): `ClassStore`, with `SQLiteStore` (the embedded
+  default, in the server's data folder) and `PostgresStore` (several servers, one class);
+  `open_store` picks one from a path, a postgresql:// URL or HENKIT_CLASS_DB.
+- `Recorder`: what widgets call; never breaks a page when the store is unreachable.
+- `cli`: `henkit class new | status | export --csv`, for the server's command line only.
+"""
+
+from henkit.classpool.base import (
+    AGGREGATES,
+    Board,
+    ClassStore,
+    SessionCount,
+    StoreError,
+    StoreStatus,
+    Summary,
+)
+from henkit.classpool.postgres import PostgresStore
+from henkit.classpool.recorder import Recorder
+from henkit.classpool.records import (
+    CSV_COLUMNS,
+    KINDS,
+    BarnyardRecord,
+    DrawRecord,
+    Record,
+    RollRecord,
+    TurnRecord,
+    new_page_id,
+    read_csv,
+    write_csv,
+)
+from henkit.classpool.sqlite import SQLiteStore
+from henkit.classpool.stores import ENV, default_data_dir, open_store
+
+__all__ = [
+    "AGGREGATES", "CSV_COLUMNS", "ENV", "KINDS", "BarnyardRecord", "Board", "ClassStore",
+    "DrawRecord", "PostgresStore", "Record", "Recorder", "RollRecord", "SQLiteStore",
+    "SessionCount", "StoreError", "StoreStatus", "Summary", "TurnRecord", "default_data_dir",
+    "new_page_id", "open_store", "read_csv", "write_csv",
+]

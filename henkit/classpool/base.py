@@ -1,0 +1,545 @@
+"""The class pool's store: one interface (`ClassStore`) and the SQL both databases share (`SQLStore`).
+
+Schema (the same in SQLite and PostgreSQL, `schema_sql`):
+
+- `henkit_sessions(id, started)`: the class sessions; the current one is the latest started.
+- `henkit_records`: one row per record, every kind in one table. The columns are the record's
+  fields, typed (no JSON payload to pick apart: only a barnyard's score lines are JSON text), so
+  the database checks them too, and a kind leaves the others' columns NULL (free in both
+  databases). One table keeps "every record, in the order written" (export, status, the
+  `(page, seq)` rule that makes writes idempotent) one query, and each board aggregate reads one
+  partial covering index made for it, so the mixed kinds never cost a board query anything:
+
+  | index                   | columns                         | rows             | serves          |
+  |-------------------------|---------------------------------|------------------|-----------------|
+  | henkit_records_session  | session, page, kind             | all              | summary, status |
+  | henkit_first_rolls      | session, dice, worms (+ kind,   | rolls, taken = 0 | roll_tallies    |
+  |                         | taken)                          |                  |                 |
+  | henkit_roll_busts       | session, dice, n_taken, bust    | rolls            | bust_tallies    |
+  | henkit_turn_endings     | session, who, failure, total    | turns            | turn_endings    |
+  | henkit_card_draws       | session, source, card           | draws            | draw_tallies    |
+  | (unique)                | page, seq                       | all              | exactly once    |
+  | henkit_sessions_started | started, id (henkit_sessions)   | all sessions     | current session |
+
+  (The partial indexes also end with `kind`, and taken, to cover their queries.)
+
+  Every aggregate is one statement that reads only its index (the tests check SQLite's query
+  plans); `board()` is all of them in one statement (UNION ALL), one round trip per refresh.
+- Times are whole microseconds since 1970 (UTC); `taken` is a bit mask of the faces taken (bit
+  face-1) beside its size `n_taken`; `bust` is 0 or 1; a draw's `source` is -1 for the deck.
+
+A record whose `(page, seq)` is already stored is not written again (ON CONFLICT DO NOTHING):
+a recorder that cannot tell whether its last write arrived sends it again, and the store keeps
+one. Viewers never reach a store: widgets write through a `Recorder`, the class board reads
+aggregates (counts, never rows), and only the server's command line exports rows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import threading
+import time
+from abc import ABC, abstractmethod
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass, field
+from datetime import UTC, datetime, timedelta
+from typing import Any, Self, TextIO
+
+from henkit.classpool.records import (
+    COUNT_COLUMNS,
+    DECK,
+    BarnyardRecord,
+    DrawRecord,
+    Record,
+    RollRecord,
+    TurnRecord,
+    check_record,
+    check_session,
+    write_csv,
+)
+
+EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+DECK_SOURCE = -1
+"""How the records table writes a draw from the deck in its `source` column."""
+
+COLUMNS = ("kind", "session", "page", "seq", "time", "dice", *COUNT_COLUMNS, "taken", "n_taken",
+           "bust", "who", "total", "failure", "serving", "source", "card", "lines")
+"""The columns of henkit_records besides its `id` (the order records were written)."""
+
+
+class StoreError(Exception):
+    """The class pool cannot be reached or written (file not writable, server down, ...).
+
+    Not bad input (that is ValueError): the same call may work later. A `Recorder` keeps the
+    records it could not write and tries again.
+    """
+
+
+@dataclass(frozen=True)
+class SessionCount:
+    """One class session: its id, when it started, how many records it holds."""
+
+    id: str
+    started: datetime
+    records: int
+
+
+@dataclass(frozen=True)
+class StoreStatus:
+    """Where a store is, its current session, and every session with its number of records."""
+
+    location: str
+    current: str
+    sessions: tuple[SessionCount, ...]
+
+    def __str__(self) -> str:
+        lines = [f"class pool: {self.location}", f"current session: {self.current}"]
+        for s in self.sessions:
+            mark = "*" if s.id == self.current else " "
+            lines.append(f"{mark} {s.id}  started {s.started:%Y-%m-%d %H:%M:%S} UTC  "
+                         f"{s.records} record{'' if s.records == 1 else 's'}")
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Summary:
+    """How much a session holds: distinct pages (students' pages), and records of each kind."""
+
+    pages: int = 0
+    rolls: int = 0
+    turns: int = 0
+    draws: int = 0
+    barnyards: int = 0
+
+    @property
+    def records(self) -> int:
+        """Records of every kind."""
+        return self.rolls + self.turns + self.draws + self.barnyards
+
+
+@dataclass(frozen=True)
+class Board:
+    """Everything the class board shows of a session, read in one statement (`ClassStore.board`).
+
+    - `first_rolls`: (dice rolled, worms shown) -> how many first rolls of a turn (nothing taken);
+    - `busts`: (dice rolled, faces taken before) -> (busts, rolls);
+    - `endings`: (who, ending) -> turns; an ending is the total of a turn that took a serving,
+      else its failure reason;
+    - `draws`: ("deck" or "pile", card code) -> draws.
+    """
+
+    session: str | None = None
+    """The session read (None when only an aggregate other than the summary was read)."""
+    summary: Summary = Summary()
+    first_rolls: dict[tuple[int, int], int] = field(default_factory=dict)
+    busts: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
+    endings: dict[tuple[str, int | str], int] = field(default_factory=dict)
+    draws: dict[tuple[str, str], int] = field(default_factory=dict)
+
+
+def now_us() -> int:
+    """The time now in whole microseconds since 1970 (UTC): the store's timestamps."""
+    return time.time_ns() // 1000
+
+
+def to_datetime(us: int) -> datetime:
+    """A store timestamp (microseconds since 1970) as an aware UTC datetime, exactly."""
+    return EPOCH + timedelta(microseconds=us)
+
+
+def to_us(t: datetime) -> int:
+    """An aware datetime as whole microseconds since 1970 (UTC), exactly."""
+    return (t - EPOCH) // timedelta(microseconds=1)
+
+
+def new_session_id(started_us: int) -> str:
+    """A class session id for a session starting at `started_us`: its start and 6 random hex."""
+    return f"{to_datetime(started_us):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+
+
+def record_values(record: Record, session: str, time_us: int) -> tuple[Any, ...]:
+    """A stamped record as the values of COLUMNS."""
+    row: dict[str, Any] = dict.fromkeys(COLUMNS)
+    row.update(kind=record.kind, session=session, page=record.page, seq=record.seq, time=time_us)
+    if isinstance(record, RollRecord):
+        row.update(zip(COUNT_COLUMNS, record.counts, strict=True))
+        row.update(dice=record.dice, taken=sum(1 << (f - 1) for f in record.taken),
+                   n_taken=len(record.taken), bust=int(record.bust))
+    elif isinstance(record, TurnRecord):
+        row.update(who=record.who, total=record.total, failure=record.failure,
+                   serving=record.serving)
+    elif isinstance(record, DrawRecord):
+        row.update(source=DECK_SOURCE if record.source == DECK else record.source,
+                   card=record.card)
+    elif isinstance(record, BarnyardRecord):
+        row.update(who=record.who, total=record.total, lines=json.dumps(record.lines))
+    return tuple(row[c] for c in COLUMNS)
+
+
+def record_from_values(values: Sequence[Any]) -> Record:
+    """The record a row of COLUMNS holds."""
+    row = dict(zip(COLUMNS, values, strict=True))
+    stamps = {"page": row["page"], "seq": row["seq"], "session": row["session"],
+              "time": to_datetime(row["time"])}
+    kind = row["kind"]
+    if kind == "roll":
+        taken = frozenset(f for f in range(1, 7) if row["taken"] >> (f - 1) & 1)
+        return RollRecord(row["dice"], tuple(row[c] for c in COUNT_COLUMNS), taken,
+                          bool(row["bust"]), **stamps)
+    if kind == "turn":
+        return TurnRecord(row["who"], row["total"], row["failure"], row["serving"], **stamps)
+    if kind == "draw":
+        source = DECK if row["source"] == DECK_SOURCE else row["source"]
+        return DrawRecord(source, row["card"], **stamps)
+    return BarnyardRecord(row["who"], json.loads(row["lines"]), row["total"], **stamps)
+
+
+def schema_sql(id_column: str) -> tuple[str, ...]:
+    """The statements that create the class pool's tables and indexes when missing."""
+    return (
+        ("CREATE TABLE IF NOT EXISTS henkit_sessions ("
+        " id TEXT PRIMARY KEY, started BIGINT NOT NULL)"),
+        ("CREATE INDEX IF NOT EXISTS henkit_sessions_started"
+        " ON henkit_sessions (started, id)"),
+        (f"CREATE TABLE IF NOT EXISTS henkit_records ({id_column},"
+        " kind TEXT NOT NULL CHECK (kind IN ('roll', 'turn', 'draw', 'barnyard')),"
+        " session TEXT NOT NULL, page TEXT NOT NULL, seq BIGINT, time BIGINT NOT NULL,"
+        " dice INTEGER, ones INTEGER, twos INTEGER, threes INTEGER, fours INTEGER,"
+        " fives INTEGER, worms INTEGER, taken INTEGER, n_taken INTEGER,"
+        " bust INTEGER CHECK (bust IN (0, 1)),"
+        " who TEXT, total INTEGER, failure TEXT, serving INTEGER, source INTEGER, card TEXT,"
+        " lines TEXT,"
+        " UNIQUE (page, seq))"),
+        ("CREATE INDEX IF NOT EXISTS henkit_records_session"
+        " ON henkit_records (session, page, kind)"),
+        # The partial indexes end with the columns of their WHERE so that they cover their
+        # queries (SQLite reads the table for a column the index lacks, even a fixed one).
+        ("CREATE INDEX IF NOT EXISTS henkit_first_rolls"
+        " ON henkit_records (session, dice, worms, kind, taken) WHERE kind = 'roll' AND taken = 0"),
+        ("CREATE INDEX IF NOT EXISTS henkit_roll_busts"
+        " ON henkit_records (session, dice, n_taken, bust, kind) WHERE kind = 'roll'"),
+        ("CREATE INDEX IF NOT EXISTS henkit_turn_endings"
+        " ON henkit_records (session, who, failure, total, kind) WHERE kind = 'turn'"),
+        ("CREATE INDEX IF NOT EXISTS henkit_card_draws"
+        " ON henkit_records (session, source, card, kind) WHERE kind = 'draw'"),
+    )
+
+
+CURRENT_SESSION_SQL = "SELECT id, started FROM henkit_sessions ORDER BY started DESC, id DESC LIMIT 1"
+
+# The session an aggregate reads: the one given, else the current one, inside the same statement.
+_SESSION = "COALESCE(CAST(? AS TEXT), (SELECT id FROM henkit_sessions ORDER BY started DESC, id DESC LIMIT 1))"
+
+# Every aggregate returns rows of the same shape (part, i1, i2, t1, t2, n1..n5) so that the
+# board can read them all as one UNION ALL.
+_I = "CAST(NULL AS INTEGER)"
+_T = "CAST(NULL AS TEXT)"
+_Z = "CAST(0 AS BIGINT)"
+AGGREGATES: dict[str, str] = {
+    "roll_tallies":
+        f"SELECT 'first', dice, worms, {_T}, {_T}, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
+        f" FROM henkit_records WHERE kind = 'roll' AND taken = 0 AND session = {_SESSION}"
+        " GROUP BY dice, worms",
+    "bust_tallies":
+        f"SELECT 'bust', dice, n_taken, {_T}, {_T}, count(*), sum(bust), {_Z}, {_Z}, {_Z}"
+        f" FROM henkit_records WHERE kind = 'roll' AND session = {_SESSION}"
+        " GROUP BY dice, n_taken",
+    "turn_endings":
+        f"SELECT 'turn', total, {_I}, who, failure, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
+        f" FROM henkit_records WHERE kind = 'turn' AND session = {_SESSION}"
+        " GROUP BY who, failure, total",
+    "draw_tallies":
+        f"SELECT 'draw', source, {_I}, card, {_T}, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
+        f" FROM henkit_records WHERE kind = 'draw' AND session = {_SESSION}"
+        " GROUP BY source, card",
+    "summary":
+        f"SELECT 'summary', {_I}, {_I}, {_SESSION}, {_T}, count(DISTINCT page),"
+        " count(CASE WHEN kind = 'roll' THEN 1 END), count(CASE WHEN kind = 'turn' THEN 1 END),"
+        " count(CASE WHEN kind = 'draw' THEN 1 END),"
+        " count(CASE WHEN kind = 'barnyard' THEN 1 END)"
+        f" FROM henkit_records WHERE session = {_SESSION}",
+}
+"""Each aggregate query of the class board; its parameters: the session (None: the current), as
+many times as it has "?"."""
+BOARD_SQL = " UNION ALL ".join(AGGREGATES.values())
+"""The whole class board in one statement (its parameters: the session, once per "?")."""
+
+
+def board_from_rows(session: str | None, rows: Iterable[Sequence[Any]]) -> Board:
+    """The Board the aggregate rows (as AGGREGATES return them) describe."""
+    board = Board(session)
+    for part, i1, i2, t1, t2, n1, n2, n3, n4, n5 in rows:
+        if part == "first":
+            board.first_rolls[i1, i2] = n1
+        elif part == "bust":
+            board.busts[i1, i2] = (int(n2), n1)
+        elif part == "turn":
+            key = (t1, i1 if t2 is None else t2)
+            board.endings[key] = board.endings.get(key, 0) + n1
+        elif part == "draw":
+            key = (DECK if i1 == DECK_SOURCE else "pile", t1)
+            board.draws[key] = board.draws.get(key, 0) + n1
+        elif part == "summary":
+            object.__setattr__(board, "summary", Summary(n1, n2, n3, n4, n5))
+            object.__setattr__(board, "session", t1)
+    return board
+
+
+class ClassStore(ABC):
+    """Where a class pool keeps its records: SQLite (one server) or PostgreSQL (several).
+
+    Bad input is a ValueError and writes nothing; a store that cannot be reached raises
+    StoreError. Writes are atomic (`add_many`: all or none) and idempotent per (page, seq).
+    """
+
+    location: str
+    """Where the store is, for people: a file path or a PostgreSQL URL without its password."""
+
+    @abstractmethod
+    def new_session(self) -> str:
+        """Start a new class session, which becomes the current one; return its id."""
+
+    @abstractmethod
+    def current_session(self) -> str:
+        """The current class session's id (the latest started)."""
+
+    @abstractmethod
+    def add_many(self, records: Iterable[Record]) -> int:
+        """Write records, all or none; return how many were new (a known (page, seq) is skipped)."""
+
+    def add(self, record: Record) -> int:
+        """Write one record; return 1, or 0 if its (page, seq) was already stored."""
+        return self.add_many([record])
+
+    @abstractmethod
+    def status(self) -> StoreStatus:
+        """Where the store is, its current session, and each session's number of records."""
+
+    @abstractmethod
+    def records(self, session: str | None = None) -> Iterator[Record]:
+        """Every record (of one session, or of all when None) in the order written."""
+
+    def export_csv(self, file: TextIO, session: str | None = None) -> int:
+        """Write every record (of one session, or all) as CSV to a text file; return the count."""
+        return write_csv(self.records(session), file)
+
+    @abstractmethod
+    def board(self, session: str | None = None) -> Board:
+        """Every aggregate of the class board for a session (None: the current), in one query."""
+
+    @abstractmethod
+    def aggregate(self, name: str, session: str | None = None) -> Board:
+        """One aggregate (a key of AGGREGATES) of a session, as a Board holding only that part."""
+
+    def roll_tallies(self, session: str | None = None) -> dict[tuple[int, int], int]:
+        """First rolls of a turn: (dice rolled, worms shown) -> how many."""
+        return self.aggregate("roll_tallies", session).first_rolls
+
+    def bust_tallies(self, session: str | None = None) -> dict[tuple[int, int], tuple[int, int]]:
+        """Rolls by (dice rolled, faces taken before) -> (busts, rolls)."""
+        return self.aggregate("bust_tallies", session).busts
+
+    def turn_endings(self, session: str | None = None) -> dict[tuple[str, int | str], int]:
+        """Finished turns by (who, ending) -> how many; an ending is a total or a failure."""
+        return self.aggregate("turn_endings", session).endings
+
+    def draw_tallies(self, session: str | None = None) -> dict[tuple[str, str], int]:
+        """Hens draws by ("deck" or "pile", card code) -> how many."""
+        return self.aggregate("draw_tallies", session).draws
+
+    def summary(self, session: str | None = None) -> Summary:
+        """How many distinct pages and records of each kind a session holds."""
+        return self.aggregate("summary", session).summary
+
+    @abstractmethod
+    def close(self) -> None:
+        """Close the store's connection (a later call opens a new one)."""
+
+    def __enter__(self) -> Self:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+class SQLStore(ClassStore):
+    """What the SQLite and PostgreSQL stores share: the schema, the queries, the bookkeeping.
+
+    A subclass says how to connect, how a write transaction starts and ends, how its driver
+    writes parameters, and which of its driver's exceptions mean "cannot reach the store". One
+    connection per store object, guarded by a lock (widgets may record from several threads)
+    and opened again in a forked child process (a connection must not cross a fork).
+    """
+
+    paramstyle = "?"
+    driver_errors: tuple[type[BaseException], ...] = ()
+
+    def __init__(self) -> None:
+        self._lock = threading.RLock()
+        self._conn: Any = None
+        self._pid = 0
+
+    # ----- what a database adds ----------------------------------------------------------------
+
+    @abstractmethod
+    def _connect(self) -> Any:
+        """A new DB-API connection with the schema in place."""
+
+    @abstractmethod
+    def _write(self, conn: Any) -> AbstractContextManager[Any]:
+        """A context manager for one write transaction: yields a cursor, commits on success."""
+
+    def _broken(self, conn: Any) -> bool:
+        """Whether an error left the connection unusable (then it is dropped and reopened)."""
+        return False
+
+    # ----- shared -------------------------------------------------------------------------------
+
+    def _sql(self, sql: str) -> str:
+        return sql if self.paramstyle == "?" else sql.replace("?", self.paramstyle)
+
+    @contextmanager
+    def _connection(self) -> Iterator[Any]:
+        with self._lock:
+            if self._conn is not None and self._pid != os.getpid():
+                self._conn = None  # the parent's connection: leave it to the parent
+            try:
+                if self._conn is None:
+                    self._conn = self._connect()
+                    self._pid = os.getpid()
+                yield self._conn
+            except self.driver_errors as e:
+                if self._conn is not None and self._broken(self._conn):
+                    self._drop()
+                raise StoreError(f"the class pool at {self.location} cannot be used: "
+                                 f"{' '.join(str(e).split()) or type(e).__name__}") from e
+
+    def _drop(self) -> None:
+        conn, self._conn = self._conn, None
+        if conn is not None and self._pid == os.getpid():
+            try:
+                conn.close()
+            except self.driver_errors:
+                pass
+
+    def _current(self, cur: Any) -> tuple[str, int]:
+        cur.execute(CURRENT_SESSION_SQL)
+        row = cur.fetchone()
+        if row is None:
+            raise StoreError(f"the class pool at {self.location} has no session")
+        return row[0], row[1]
+
+    def _first_session(self, cur: Any) -> None:
+        """Inside the schema's write transaction: start the first session of a new store."""
+        cur.execute("SELECT count(*) FROM henkit_sessions")
+        if cur.fetchone()[0] == 0:
+            started = now_us()
+            cur.execute(self._sql("INSERT INTO henkit_sessions (id, started) VALUES (?, ?)"),
+                        (new_session_id(started), started))
+
+    def new_session(self) -> str:
+        """Start a new class session, which becomes the current one; return its id."""
+        with self._connection() as conn, self._write(conn) as cur:
+            _, latest = self._current(cur)
+            started = max(now_us(), latest + 1)  # later than the current even if clocks differ
+            session = new_session_id(started)
+            cur.execute(self._sql("INSERT INTO henkit_sessions (id, started) VALUES (?, ?)"),
+                        (session, started))
+        return session
+
+    def current_session(self) -> str:
+        """The current class session's id (the latest started)."""
+        with self._connection() as conn:
+            cur = conn.cursor()
+            session, _ = self._current(cur)
+            self._end_read(conn)
+            return session
+
+    def _end_read(self, conn: Any) -> None:
+        """End a read (PostgreSQL opens a transaction for it; SQLite reads in autocommit)."""
+
+    def add_many(self, records: Iterable[Record]) -> int:
+        """Write records, all or none; return how many were new (a known (page, seq) is skipped)."""
+        if isinstance(records, Record):
+            raise ValueError("add_many takes a list of records; use add for one")
+        batch = [check_record(r) for r in records]
+        for r in batch:
+            if r.page is None:
+                raise ValueError(f"a {r.kind} record needs its page id to be stored (a Recorder "
+                                 "stamps its page's; new_page_id makes one)")
+        if not batch:
+            return 0
+        own = {r.session for r in batch} - {None}
+        with self._connection() as conn, self._write(conn) as cur:
+            session, _ = self._current(cur)
+            for s in own:
+                cur.execute(self._sql("SELECT count(*) FROM henkit_sessions WHERE id = ?"), (s,))
+                if cur.fetchone()[0] == 0:
+                    raise ValueError(f"this class pool has no session {s!r}: a record keeps its "
+                                     "own session only if the store has it")
+            stamp = now_us()
+            rows = [record_values(r, r.session or session,
+                                  stamp if r.time is None else to_us(r.time)) for r in batch]
+            cur.executemany(self._sql(
+                f"INSERT INTO henkit_records ({', '.join(COLUMNS)})"
+                f" VALUES ({', '.join('?' * len(COLUMNS))}) ON CONFLICT (page, seq) DO NOTHING"),
+                rows)
+            return self._inserted(cur, rows)
+
+    def _inserted(self, cur: Any, rows: list[tuple[Any, ...]]) -> int:
+        return cur.rowcount
+
+    def status(self) -> StoreStatus:
+        """Where the store is, its current session, and each session's number of records."""
+        with self._connection() as conn:
+            cur = conn.cursor()
+            current, _ = self._current(cur)
+            cur.execute("SELECT s.id, s.started, count(r.session) FROM henkit_sessions s"
+                        " LEFT JOIN henkit_records r ON r.session = s.id"
+                        " GROUP BY s.id, s.started ORDER BY s.started, s.id")
+            sessions = tuple(SessionCount(i, to_datetime(t), n) for i, t, n in cur.fetchall())
+            self._end_read(conn)
+        return StoreStatus(self.location, current, sessions)
+
+    def records(self, session: str | None = None) -> Iterator[Record]:
+        """Every record (of one session, or of all when None) in the order written."""
+        if session is not None:
+            check_session(session)
+        with self._connection() as conn:
+            cur = conn.cursor()
+            where = "" if session is None else " WHERE session = ?"
+            cur.execute(self._sql(f"SELECT {', '.join(COLUMNS)} FROM henkit_records{where}"
+                                  " ORDER BY id"), () if session is None else (session,))
+            rows = cur.fetchall()
+            self._end_read(conn)
+        return (record_from_values(row) for row in rows)
+
+    def _read_board(self, sql: str, session: str | None) -> Board:
+        if session is not None:
+            check_session(session)
+        with self._connection() as conn:
+            cur = conn.cursor()
+            cur.execute(self._sql(sql), (session,) * sql.count("?"))
+            rows = cur.fetchall()
+            self._end_read(conn)
+        return board_from_rows(session, rows)
+
+    def board(self, session: str | None = None) -> Board:
+        """Every aggregate of the class board for a session (None: the current), in one query."""
+        return self._read_board(BOARD_SQL, session)
+
+    def aggregate(self, name: str, session: str | None = None) -> Board:
+        """One aggregate (a key of AGGREGATES) of a session, as a Board holding only that part."""
+        if name not in AGGREGATES:
+            raise ValueError(f"the class board's aggregates are {', '.join(AGGREGATES)}, "
+                             f"not {name!r}")
+        return self._read_board(AGGREGATES[name], session)
+
+    def close(self) -> None:
+        """Close the store's connection (a later call opens a new one)."""
+        with self._lock:
+            self._drop()
+

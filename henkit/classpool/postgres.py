@@ -1,0 +1,81 @@
+"""The class pool on a PostgreSQL server: one class served by several servers (a JupyterHub).
+
+psycopg 3 in autocommit mode, every write in an explicit transaction. The schema is created
+when missing by whichever server comes first, under a transaction-scoped advisory lock so that
+servers starting together do not race. The tables live in the connection's search_path (add
+`?options=-csearch_path%3Dmyschema` to the URL to keep several classes apart in one database).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+from henkit.classpool.base import SQLStore, StoreError, schema_sql
+
+ADVISORY_LOCK = 0x68656E6B6974  # "henkit": the lock servers take to create the schema
+URL = re.compile(r"postgres(ql)?://.*", re.DOTALL)
+
+try:  # psycopg is in henkit's kit and test extras; SQLite needs nothing
+    import psycopg
+except ImportError:  # pragma: no cover - the kit installs it
+    psycopg = None  # type: ignore[assignment]
+
+
+def hide_password(url: str) -> str:
+    """A PostgreSQL URL with its password (if any) replaced by ***."""
+    return re.sub(r"^(postgres(?:ql)?://[^/@:]*):[^/@]*@", r"\1:***@", url)
+
+
+class PostgresStore(SQLStore):
+    """A class pool in a PostgreSQL database given by a `postgresql://...` URL."""
+
+    paramstyle = "%s"
+
+    def __init__(self, url: str, *, connect_timeout: int = 5) -> None:
+        if not isinstance(url, str) or not URL.fullmatch(url):
+            raise ValueError(f"a PostgreSQL class pool is a postgresql://... URL, not {url!r}")
+        if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, int) or not (
+                1 <= connect_timeout <= 600):
+            raise ValueError("connect_timeout is a whole number of seconds from 1 to 600, not "
+                             f"{connect_timeout!r}")
+        if psycopg is None:  # pragma: no cover
+            raise StoreError("the PostgreSQL class pool needs psycopg: pip install 'psycopg[binary]'")
+        super().__init__()
+        self.driver_errors = (psycopg.Error,)
+        self.url = url
+        self.location = hide_password(url)
+        self.connect_timeout = connect_timeout
+
+    def __repr__(self) -> str:
+        return f"PostgresStore({self.location!r})"
+
+    def _connect(self) -> Any:
+        """Connect (autocommit) and create the schema and first session when missing."""
+        conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
+        try:
+            ready = conn.execute("SELECT to_regclass('henkit_card_draws') IS NOT NULL").fetchone()
+            if not ready[0]:
+                with conn.transaction():
+                    conn.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
+                    cur = conn.cursor()
+                    for statement in schema_sql(
+                            "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"):
+                        cur.execute(statement)
+                    self._first_session(cur)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    @contextmanager
+    def _write(self, conn: Any) -> Iterator[Any]:
+        """One write transaction (committed when the block ends without an exception)."""
+        with conn.transaction():
+            yield conn.cursor()
+
+    def _broken(self, conn: Any) -> bool:
+        """Whether the connection is closed or lost (then it is reopened on the next call)."""
+        return bool(conn.closed or conn.broken)

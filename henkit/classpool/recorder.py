@@ -1,0 +1,153 @@
+"""What widgets call to write to the class pool: a `Recorder` per page that never breaks a page.
+
+A recorder stamps each record with its page's anonymous id and the page's own next number
+(`seq`), and writes it. When the store cannot be reached (file not writable, server down) the
+record stays in memory, `online` turns False (a widget can say "class pool offline"), and the
+kept records are written when the store is back: on a later record (at most once every
+`retry_interval` seconds, so a page does not wait on a dead server at every roll) or on
+`flush()`. The store writes a (page, seq) once, so a write whose answer was lost can be sent
+again without doubling it. At most `limit` records wait; beyond that the oldest are dropped and
+counted in `dropped` (the README says so).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Iterable
+
+from henkit.checks import whole
+from henkit.classpool.base import ClassStore, StoreError
+from henkit.classpool.records import Record, check_page, check_record, new_page_id
+from henkit.classpool.stores import open_store
+
+LOG = logging.getLogger("henkit.classpool")
+LIMIT = 10_000
+"""How many records a recorder keeps while its store is unreachable (the oldest go first)."""
+CHUNK = 1_000
+"""The most records written in one transaction when catching up."""
+
+
+class Recorder:
+    """Writes a page's records to the class pool; keeps them while the pool is unreachable.
+
+    `store`: a ClassStore (left open on close: its owner closes it), or what `open_store` takes
+    (None: HENKIT_CLASS_DB or the default SQLite file in `data_dir`), opened on first use.
+    """
+
+    def __init__(self, store: ClassStore | str | os.PathLike[str] | None = None, *,
+                 data_dir: str | os.PathLike[str] | None = None, page: str | None = None,
+                 limit: int = LIMIT, retry_interval: float = 2.0,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.page = new_page_id() if page is None else check_page(page)
+        self.limit = whole(limit, "limit (records kept while the class pool is offline)", 1,
+                           10_000_000)
+        if isinstance(retry_interval, bool) or not isinstance(retry_interval, int | float) or not (
+                0 <= retry_interval <= 3600):
+            raise ValueError("retry_interval is a number of seconds from 0 to 3600, not "
+                             f"{retry_interval!r}")
+        self.retry_interval = float(retry_interval)
+        if isinstance(store, ClassStore):
+            self._store: ClassStore | None = store
+            self._opener: Callable[[], ClassStore] | None = None
+        else:
+            # Checked now (bad input is the caller's to hear about), opened on first use.
+            self._store = None
+            target = store
+            open_store(target, data_dir=data_dir)
+            self._opener = lambda: open_store(target, data_dir=data_dir)
+        self._clock = clock
+        self._lock = threading.RLock()
+        self._pending: deque[Record] = deque()
+        self._next_seq = 0
+        self._last_try = -float("inf")
+        self.online = True
+        """Whether the last write reached the store (True before any write)."""
+        self.dropped = 0
+        """Records dropped (the oldest) because more than `limit` were waiting."""
+        self.written = 0
+        """Records this recorder has written to the store."""
+        self.last_error: str | None = None
+        """Why the last write failed (None after a write that worked)."""
+
+    def __repr__(self) -> str:
+        state = "online" if self.online else "offline"
+        return (f"Recorder(page={self.page!r}, {state}, pending={self.pending}, "
+                f"written={self.written}, dropped={self.dropped})")
+
+    @property
+    def pending(self) -> int:
+        """Records waiting to be written."""
+        return len(self._pending)
+
+    @property
+    def store(self) -> ClassStore | None:
+        """The store written to (None until it could be opened)."""
+        return self._store
+
+    def record(self, record: Record) -> bool:
+        """Stamp and write one record (or keep it if the pool is offline); True if written now.
+
+        Never raises because the store is unreachable; a record that is not one (ValueError)
+        is the caller's mistake and raises.
+        """
+        self.record_many([record])
+        return not self._pending
+
+    def record_many(self, records: Iterable[Record]) -> bool:
+        """Stamp and write records (kept if the pool is offline); True if nothing is left waiting."""
+        batch = [check_record(r) for r in records]
+        with self._lock:
+            for r in batch:
+                if r.page not in (None, self.page):
+                    raise ValueError(f"this recorder writes page {self.page}'s records, not "
+                                     f"page {r.page}'s")
+                stamped = r.stamped(page=self.page, seq=self._next_seq)
+                self._next_seq += 1
+                if len(self._pending) >= self.limit:
+                    self._pending.popleft()
+                    self.dropped += 1
+                self._pending.append(stamped)
+            if self.online or self._clock() - self._last_try >= self.retry_interval:
+                self._write()
+            return not self._pending
+
+    def flush(self) -> bool:
+        """Write every waiting record now if the store can be reached; True if none is left."""
+        with self._lock:
+            self._write()
+            return not self._pending
+
+    def _write(self) -> None:
+        self._last_try = self._clock()
+        try:
+            if self._store is None and self._opener is not None:
+                self._store = self._opener()
+            while self._pending and self._store is not None:
+                chunk = [self._pending[i] for i in range(min(CHUNK, len(self._pending)))]
+                self._store.add_many(chunk)
+                for _ in chunk:
+                    self._pending.popleft()
+                self.written += len(chunk)
+        except (StoreError, OSError) as e:
+            if self.online:
+                LOG.warning("class pool offline, keeping records in memory: %s", e)
+            self.online = False
+            self.last_error = str(e)
+            return
+        if not self.online:
+            LOG.info("class pool back online")
+        self.online = True
+        self.last_error = None
+
+    def close(self) -> None:
+        """Try a last flush, then close the store if this recorder opened it."""
+        with self._lock:
+            if self._pending:
+                self._write()
+            if self._opener is not None and self._store is not None:
+                self._store.close()
+                self._store = None
