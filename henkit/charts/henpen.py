@@ -1,7 +1,7 @@
 """Henpen charts: one roll, the law of large numbers, bust chances, how a turn ends, the solver.
 
-Every number drawn comes from the engine (`henkit.henpen.dice`, `odds`, `batch`, `advice`);
-these functions only arrange it. Chances are floats on the axes and exact fractions in the
+Every number drawn comes from the engine (`henkit.henpen.distributions`, `odds`, `dice`);
+these functions only draw it. Chances are floats on the axes and exact fractions in the
 hover text where the engine gives them.
 """
 
@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -31,34 +30,26 @@ from henkit.charts.style import (
     series_colour,
 )
 from henkit.checks import whole
-from henkit.core import make_rng
-from henkit.henpen.advice import Position, solution_for
-from henkit.henpen.dice import FACES, WORM, check_face, face_name, roll_outcomes, roll_probabilities
-from henkit.henpen.dice import roll_table as _roll_table
-from henkit.henpen.odds import (
-    EndDistribution,
-    TurnSolution,
-    best_claim,
-    bust_chance,
-    position_reward,
-    solve_turn,
+from henkit.henpen.dice import FACES, WORM, check_face, face_name
+from henkit.henpen.distributions import (
+    bust_chances,
+    decision_map,
+    face_count_distribution,
+    simulate_face_counts,
+    turn_outlook,
 )
-from henkit.henpen.odds import chance_at_least as _best_chance_at_least
+from henkit.henpen.odds import EndDistribution, TurnSolution
+from henkit.henpen.odds import chance_at_least as best_chance_at_least
 from henkit.henpen.rules import Claim, Rules
-from henkit.henpen.state import DECIDE, DICE, OVER, ROLL_PHASE, TAKE, State
-from henkit.henpen.turnspace import FULL_MASK, TurnPoint, faces_mask, mask_faces
+from henkit.henpen.state import State
 
 __all__ = [
     "bust_heatmap",
     "chance_at_least_chart",
     "end_distribution_chart",
-    "face_count_distribution",
     "law_of_large_numbers_chart",
-    "policy_distributions",
     "policy_map",
     "roll_count_chart",
-    "simulate_face_counts",
-    "turn_outlook",
     "turn_outlook_chart",
 ]
 
@@ -75,28 +66,6 @@ def _frac_text(p: Any) -> str:
 
 
 # -- one roll ----------------------------------------------------------------------------------
-
-
-def face_count_distribution(n: int, face: int = WORM) -> tuple[Fraction, ...]:
-    """Exact chance that exactly k of n dice show `face`, k = 0..n (summed from the engine's rolls)."""
-    n = whole(n, "n (dice rolled)", 1, 20)
-    face = check_face(face)
-    out = [Fraction(0)] * (n + 1)
-    for counts, p in zip(roll_outcomes(n), roll_probabilities(n), strict=True):
-        out[counts[face - 1]] += p
-    return tuple(out)
-
-
-def simulate_face_counts(n: int, face: int, rolls: int, seed: Any = 0) -> np.ndarray:
-    """How many dice show `face` in each of `rolls` seeded rolls of n dice (engine's roll table)."""
-    n = whole(n, "n (dice rolled)", 1, 20)
-    face = check_face(face)
-    rolls = whole(rolls, "rolls", 1)
-    rng = make_rng(seed)
-    counts, _probs, cumulative = _roll_table(n)
-    # One uniform per roll, looked up in the cumulative table: the same draw as dice.sample_roll.
-    which = np.searchsorted(cumulative, rng.random(rolls), side="right")
-    return counts[which, face - 1]
 
 
 def roll_count_chart(
@@ -228,8 +197,7 @@ def bust_heatmap(max_dice: int = 8) -> go.Figure:
     max_dice = whole(max_dice, "max_dice", 1, 20)
     dice = list(range(1, max_dice + 1))
     taken_counts = list(range(len(FACES) + 1))
-    # The chance depends only on how many faces are taken, so any k faces will do.
-    exact = [[bust_chance(d, FACES[:k]) for d in dice] for k in taken_counts]
+    exact = bust_chances(max_dice)
     z = [[float(p) for p in row] for row in exact]
     text = [[_frac_text(p).removeprefix(" (= ").removesuffix(")") or str(p) for p in row]
             for row in exact]
@@ -261,27 +229,6 @@ def _check_dists(dists: Mapping[str, EndDistribution]) -> dict[str, EndDistribut
         if abs(float(d.total_probability()) - 1.0) > 1e-9:
             raise ValueError(f"the chances of {name!r} sum to {float(d.total_probability())}, not 1")
         out[str(name)] = d
-    return out
-
-
-def policy_distributions(
-    thresholds: Iterable[int] = (25,),
-    optimal: bool = True,
-    rules: Rules | None = None,
-    exact: bool = False,
-) -> dict[str, EndDistribution]:
-    """End distributions of a fresh turn: the optimal play (expected worms, full grill) and
-    'stop at T' threshold policies (henkit.henpen.batch), by name."""
-    from henkit.henpen.batch import threshold_policy
-
-    rules = rules or Rules()
-    out: dict[str, EndDistribution] = {}
-    if optimal:
-        sol = solve_turn(position_reward(rules=rules), rules=rules, exact=exact)
-        out["optimal (expected worms)"] = sol.end_distribution()
-    for t in thresholds:
-        pol = threshold_policy(whole(t, "threshold", 0), rules=rules)
-        out[f"stop at {t}"] = pol.end_distribution(exact=exact)
     return out
 
 
@@ -339,7 +286,7 @@ def chance_at_least_chart(
     if best:
         data.append({
             "type": "scatter", "mode": "lines", "name": "best possible for each T", "x": ts,
-            "y": [float(_best_chance_at_least(t, rules=rules)) for t in ts],
+            "y": [float(best_chance_at_least(t, rules=rules)) for t in ts],
             "line": {"color": NEUTRAL_COLOUR, "width": 2, "dash": "dot"},
             "hovertemplate": "playing only for at least %{x}: %{y:.4f}<extra></extra>",
         })
@@ -353,20 +300,6 @@ def chance_at_least_chart(
 _ROLL, _MIXED, _TIE, _STOP = 0.0, 1 / 3, 2 / 3, 1.0
 
 
-def _node_decisions(solution: TurnSolution, idx: np.ndarray) -> list[str]:
-    """'stop', 'roll' or 'tie' (both worth the same) at each node of idx (rollable, with a worm)."""
-    sp, stop = solution.space, solution.policy.stop
-    eps = 0 if solution.exact else 1e-12 * solution.reward.scale  # the solver's own tie tolerance
-    out = []
-    for i in idx.tolist():
-        point = sp.point(i)
-        if abs(solution.value_if_stop(point) - solution.value_if_roll(point)) <= eps:
-            out.append("tie")
-        else:
-            out.append("stop" if stop[i] else "roll")
-    return out
-
-
 def policy_map(solution: TurnSolution, taken: Iterable[int] | None = None) -> go.Figure:
     """Where the optimal play stops or rolls, by total and dice left (worm already taken).
 
@@ -376,55 +309,28 @@ def policy_map(solution: TurnSolution, taken: Iterable[int] | None = None) -> go
     'Same value' marks moments where stopping and rolling are worth exactly the same (e.g. both
     certain to fail), where the solver's tie rule (stop) decides.
     """
-    if not isinstance(solution, TurnSolution):
-        raise ValueError(f"solution must be a TurnSolution (odds.solve_turn), not "
-                         f"{type(solution).__name__}")
-    sp = solution.space
-    # Moments with a real choice: a worm is taken and a roll is possible.
-    choice = sp.has_worm & sp.rollable
-    if taken is not None:
-        if isinstance(taken, str | bytes) or not isinstance(taken, Iterable):
-            raise ValueError(f"taken must be a set of faces 1..6, not {taken!r}")
-        mask = faces_mask(taken)
-        if not mask & (1 << (WORM - 1)) or mask == FULL_MASK:
-            raise ValueError("taken must include the worm and leave a face untaken "
-                             f"(otherwise there is no stop-or-roll choice), not {sorted(taken)}")
-        choice = choice & (sp.mask == mask)
-        what = "taken " + ", ".join(face_name(f) for f in sorted(mask_faces(mask)))
-    else:
-        what = "any faces taken, with a worm"
-    idx = np.flatnonzero(choice)
-    if idx.size == 0:
-        raise ValueError(f"no moment of this turn has a stop-or-roll choice with {what}")
-    dice = sorted(set(sp.n[idx].tolist()))
-    totals = list(range(int(sp.total[idx].min()), int(sp.total[idx].max()) + 1))
-    cells: dict[tuple[int, int], list[str]] = {}
-    for i, decision in zip(idx.tolist(), _node_decisions(solution, idx), strict=True):
-        cells.setdefault((int(sp.n[i]), int(sp.total[i])), []).append(decision)
+    dmap = decision_map(solution, taken)
+    what, dice, totals = dmap.what, list(dmap.dice), list(dmap.totals)
+    shade = {"tie": (_TIE, "same value either way"), "stop": (_STOP, "stop"),
+             "roll": (_ROLL, "roll")}
     z: list[list[float | None]] = []
     text: list[list[str]] = []
     for d in dice:
         zr: list[float | None] = []
         tr: list[str] = []
         for t in totals:
-            got = cells.get((d, t))
-            kinds = set(got or ()) - {"tie"}
-            if not got:
+            kind = dmap.kind(d, t)
+            if kind is None:
                 zr.append(None)
                 tr.append("")
-            elif not kinds:
-                zr.append(_TIE)
-                tr.append("same value either way")
-            elif kinds == {"stop"}:
-                zr.append(_STOP)
-                tr.append("stop")
-            elif kinds == {"roll"}:
-                zr.append(_ROLL)
-                tr.append("roll")
-            else:
+            elif kind == "depends":
+                got = dmap.cells[(d, t)]
                 zr.append(_MIXED)
                 tr.append(f"depends on the faces taken (stop in {got.count('stop')} of "
                           f"{len(got)})")
+            else:
+                zr.append(shade[kind][0])
+                tr.append(shade[kind][1])
         z.append(zr)
         text.append(tr)
     legend = (("stop", STOP_COLOUR), ("roll", ROLL_COLOUR), ("same value", TIE_COLOUR),
@@ -451,49 +357,6 @@ def policy_map(solution: TurnSolution, taken: Iterable[int] | None = None) -> go
 
 
 # -- the dice tray's outlook -------------------------------------------------------------------
-
-
-@lru_cache(maxsize=256)
-def _claims(position: Position, max_total: int) -> tuple[Claim | None, ...]:
-    """The serving the best stop claims at each total 0..max_total (None: none claimable)."""
-    return tuple(
-        best_claim(t, position.grill, position.own_top, dict(position.others_tops),
-                   position.leader, position.steal_weight, position.rules)[0]
-        for t in range(max_total + 1)
-    )
-
-
-def _start_point(state: State, solution: TurnSolution) -> TurnPoint | None:
-    """The moment of the turn the outlook starts from; None when the roll shown is a bust."""
-    point = TurnPoint.of(state)
-    if state.phase == TAKE:
-        face = solution.best_face(state.roll, state)
-        return None if face is None else point.after_take(face, state.roll)
-    return point
-
-
-def turn_outlook(state: State, steal_weight: Fraction | int = 0) -> dict[Claim | None, float]:
-    """Chance of ending the turn on each serving (None: failing) under optimal play from now.
-
-    In the take phase the player is assumed to take the solver's best face of the roll shown.
-    """
-    if not isinstance(state, State):
-        raise ValueError(f"state must be a henpen State, not {type(state).__name__}")
-    if state.phase == OVER:
-        raise ValueError("the game is over: there is no turn to look ahead in")
-    assert state.phase in (ROLL_PHASE, DICE, TAKE, DECIDE)
-    sol = solution_for(state, steal_weight)
-    point = _start_point(state, sol)
-    if point is None:
-        return {None: 1.0}
-    dist = sol.end_distribution(point)
-    claims = _claims(Position.of(state, steal_weight), len(dist.at_total) - 1)
-    out: dict[Claim | None, float] = {None: float(dist.fail)}
-    for t, p in enumerate(dist.at_total):
-        if p:
-            c = claims[t]
-            out[c] = out.get(c, 0.0) + float(p)
-    return out
 
 
 def _claim_label(claim: Claim) -> str:

@@ -21,9 +21,10 @@ from henkit.core import Game, Seed
 from henkit.henpen.actions import ROLL, Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.dice import FACES, face_name, face_value
+from henkit.henpen.inputs import check_flag, check_seed
 from henkit.henpen.odds import bust_chance
 from henkit.henpen.rules import Claim, Rules
-from henkit.henpen.state import DECIDE, ROLL_PHASE, TAKE, State
+from henkit.henpen.state import Phase, State
 from henkit.widgets.common import (
     FACE_GLYPHS,
     button,
@@ -73,17 +74,27 @@ class DiceTray(w.VBox):
         names: Sequence[str] | None = None,
         on_move: Callable[[], Any] | None = None,
     ) -> None:
+        check_flag(show_advice, "show_advice")
+        check_flag(show_chart, "show_chart")
+        check_seed(seed)
+        if names is not None and (not isinstance(names, list | tuple)
+                                  or not all(isinstance(n, str) for n in names)):
+            raise ValueError(f"names must be a list of player names, not {names!r}")
+        if on_move is not None and not callable(on_move):
+            raise ValueError(f"on_move must be a function (or None), not {on_move!r}")
         if game is None:
+            if state is not None and not isinstance(state, State):
+                raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
             start = state if state is not None else State.new(players, rules)
-            if not isinstance(start, State):
-                raise ValueError(f"state must be a henkit.henpen State, not {type(start).__name__}")
             if start.is_over or start.is_chance:
                 raise ValueError(
                     f"the tray starts a turn from a position where a player moves, not one in "
-                    f"the {start.phase!r} phase"
+                    f"the {start.phase.value!r} phase"
                 )
             game = Game(start, [None] * start.players, seed)
             self.standalone = True
+        elif not isinstance(game, Game) or not isinstance(game.state, State):
+            raise ValueError(f"game must be a henkit.core Game of Henpen, not {game!r}")
         else:
             self.standalone = False
         self.game = game
@@ -174,7 +185,7 @@ class DiceTray(w.VBox):
             self.game.play(ROLL)
             self.game.step()  # the dice land: a chance move drawn from the game's generator
             s = self.state
-            if s.phase == TAKE:
+            if s.phase == Phase.TAKE:
                 return f"Rolled {dice_text(s.roll)}. Click a die to take every die of its face."
             return self._ended()
 
@@ -273,14 +284,15 @@ class DiceTray(w.VBox):
         if self.turn_over:
             return "This turn is over: press New turn."
         return {
-            ROLL_PHASE: "Roll the dice to start the turn.",
-            TAKE: "Click a die to take every die of its face.",
-            DECIDE: "Roll again, or stop and claim a serving.",
+            Phase.ROLL: "Roll the dice to start the turn.",
+            Phase.TAKE: "Click a die to take every die of its face.",
+            Phase.DECIDE: "Roll again, or stop and claim a serving.",
         }.get(s.phase, "")
 
     # ----- drawing ---------------------------------------------------------------------------
     def _die_button(self, i: int) -> w.Button:
-        b = button("", "", lambda: self.take(self._die_face[i]),
+        # Words until the first refresh shows the die (a button always has some).
+        b = button("die", "a die", lambda: self.take(self._die_face[i]),
                     layout=w.Layout(width="5.5em", height="2.6em"))
         b.style.font_size = "1.2em"
         return b
@@ -313,10 +325,10 @@ class DiceTray(w.VBox):
 
     def _shown_roll(self, s: State) -> tuple[tuple[int, ...] | None, bool]:
         """The roll to draw and whether it can be clicked: the live roll, or a bust's dice."""
-        if s.phase == TAKE:
+        if s.phase == Phase.TAKE:
             return s.roll, True
         end = s.last_turn
-        if end is not None and end.roll is not None and (s.phase == ROLL_PHASE or s.is_over):
+        if end is not None and end.roll is not None and (s.phase == Phase.ROLL or s.is_over):
             return end.roll, False  # the roll that went bust, until the next turn's first roll
         return None, False
 
@@ -353,8 +365,8 @@ class DiceTray(w.VBox):
         return tip
 
     def _show_taken(self, s: State) -> None:
-        end = s.last_turn if (self.turn_over or (s.phase == ROLL_PHASE and s.last_turn)) else None
-        if end is not None and s.phase == ROLL_PHASE:
+        end = s.last_turn if (self.turn_over or (s.phase == Phase.ROLL and s.last_turn)) else None
+        if end is not None and s.phase == Phase.ROLL:
             self.taken_html.value = (f"Last turn set aside {esc(dice_text(end.kept))}: "
                                      f"total {end.total}.")
             return
@@ -371,7 +383,7 @@ class DiceTray(w.VBox):
         pool = self._stop_pool
         while len(pool) < len(claims):
             i = len(pool)
-            pool.append(button("", "", lambda i=i: self.stop(self._stop_claims[i]),
+            pool.append(button("stop", "stop and claim a serving", lambda i=i: self.stop(self._stop_claims[i]),
                                button_style="success", layout=w.Layout(width="auto")))
         for b, c in zip(pool, claims, strict=False):
             b.description = f"Stop: {c}"
@@ -400,7 +412,7 @@ class DiceTray(w.VBox):
 
     def _odds_text(self, s: State) -> str:
         lines = []
-        if s.phase == TAKE:
+        if s.phase == Phase.TAKE:
             lines.append("Pick a face: each die's tooltip says where taking it leads.")
         elif Roll() in s.legal_actions():
             if s.taken:
@@ -416,7 +428,7 @@ class DiceTray(w.VBox):
 
     def _outlook_text(self, s: State) -> str:
         """The outlook chart's text equivalent: the chance of each serving, or of failing."""
-        from henkit.charts.henpen import turn_outlook
+        from henkit.henpen.distributions import turn_outlook
 
         outlook = turn_outlook(s)
         fail = outlook.pop(None, 0.0)
@@ -425,7 +437,7 @@ class DiceTray(w.VBox):
             f"{c.tile}{'' if c.owner is None else f' stolen from player {c.owner + 1}'} "
             f"({percent(p)})" for c, p in likely
         )
-        lead = "After the best take, playing" if s.phase == TAKE else "Playing"
+        lead = "After the best take, playing" if s.phase == Phase.TAKE else "Playing"
         return (f"{lead} on as the solver would, this turn fails with chance {percent(fail)}; "
                 f"most likely servings: {ends or 'none'}.")
 

@@ -12,13 +12,15 @@ from collections.abc import Sequence
 
 import ipywidgets as w
 
+from henkit.checks import whole
 from henkit.core import CHANCE, Game, Seed
 from henkit.henpen.actions import Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.bots import make_bot
 from henkit.henpen.dice import describe_roll, face_name, face_value
+from henkit.henpen.inputs import check_flag, check_seed
 from henkit.henpen.rules import Rules
-from henkit.henpen.state import DECIDE, State
+from henkit.henpen.state import Phase, State
 from henkit.widgets.common import bot_buttons, esc, keep_alive, play_until, say
 from henkit.widgets.dice_tray import DiceTray
 
@@ -44,13 +46,21 @@ class HenpenTable(w.VBox):
         show_advice: bool = True,
         show_chart: bool = True,
     ) -> None:
-        specs = [bots] if isinstance(bots, str) else list(bots)
+        if isinstance(bots, str):
+            specs = [bots]
+        elif isinstance(bots, list | tuple):
+            specs = list(bots)
+        else:
+            raise ValueError(f"bots must be a bot name or a list of names (e.g. ['optimal', "
+                             f"'threshold:25']), not {bots!r}")
         if not 1 <= len(specs) <= MAX_BOTS:
             raise ValueError(f"a table has 1 to {MAX_BOTS} bots, not {len(specs)}")
         robots = [make_bot(s) for s in specs]  # ValueError naming the known bots
         players = len(robots) + 1
-        if isinstance(human, bool) or not isinstance(human, int) or not 0 <= human < players:
-            raise ValueError(f"human must be a seat from 0 to {players - 1}, not {human!r}")
+        human = whole(human, "human (your seat)", 0, players - 1)
+        check_flag(show_advice, "show_advice")
+        check_flag(show_chart, "show_chart")
+        check_seed(seed)
         seats = [*robots[:human], None, *robots[human:]]
         self.game = Game(State.new(players, rules), seats, seed)
         self.names = [
@@ -145,7 +155,7 @@ class HenpenTable(w.VBox):
             text = f"{name} rolled {describe_roll(action)}."  # type: ignore[arg-type]
             return f"{text} {after.last_turn}" if ended else text
         if isinstance(action, Roll):
-            if before.phase != DECIDE:
+            if before.phase != Phase.DECIDE:
                 return ""  # the roll's dice make the line
             text = f"{name} rolled again at total {before.total}"
         elif isinstance(action, Take):

@@ -13,12 +13,10 @@ from hypothesis import strategies as st
 
 from henkit.charts import henpen as ch
 from henkit.charts.style import FAIL_COLOUR, TEMPLATE
-from henkit.henpen import ROLL, Claim, Rules, State, Take
-from henkit.henpen.advice import solution_for
-from henkit.henpen.batch import threshold_policy
-from henkit.henpen.dice import FACES, WORM, sample_roll
+from henkit.henpen import Rules, State
+from henkit.henpen import distributions as dist
+from henkit.henpen.dice import FACES, WORM
 from henkit.henpen.odds import TurnPoint, position_reward, solve_turn
-from henkit.henpen.state import DECIDE, TAKE
 
 
 def brute_face_counts(n: int, face: int) -> list[Fraction]:
@@ -34,11 +32,6 @@ def axis_titles(fig: go.Figure) -> tuple[str, str]:
 
 
 # -- one roll ----------------------------------------------------------------------------------
-
-
-@pytest.mark.parametrize(("n", "face"), [(1, WORM), (3, WORM), (4, 2), (5, 5)])
-def test_face_count_distribution_matches_brute_force(n, face):
-    assert list(ch.face_count_distribution(n, face)) == brute_face_counts(n, face)
 
 
 def test_roll_count_chart_bars_are_the_exact_chances():
@@ -58,13 +51,6 @@ def test_roll_count_chart_simulated_bars_are_the_observed_frequencies():
     assert sim.y[1] == pytest.approx(3 / 6) and sim.y[8] == pytest.approx(1 / 6)
     assert sum(sim.y) == pytest.approx(1.0)
     assert "6 rolls" in sim.name
-
-
-def test_simulated_counts_use_the_engines_sampler():
-    rng_a, rng_b = np.random.default_rng(11), np.random.default_rng(11)
-    fast = ch.simulate_face_counts(8, 3, 200, rng_a)
-    slow = [sample_roll(8, rng_b)[3 - 1] for _ in range(200)]
-    assert fast.tolist() == slow
 
 
 def test_seeded_simulation_is_reproducible_and_seed_dependent():
@@ -158,7 +144,7 @@ def test_bust_heatmap_rejects_bad_input(bad):
 
 @pytest.fixture(scope="module")
 def dists():
-    return ch.policy_distributions((21, 25))
+    return dist.policy_distributions((21, 25))
 
 
 def test_end_distribution_chart_bars_are_each_policys_chances(dists):
@@ -170,14 +156,6 @@ def test_end_distribution_chart_bars_are_each_policys_chances(dists):
             assert y == d.chance_exactly(int(x))
         assert sum(trace.y) == pytest.approx(1.0)
     assert all(axis_titles(fig))
-
-
-def test_policy_distributions_are_the_engines():
-    d = ch.policy_distributions((25,), optimal=False)["stop at 25"]
-    assert d == threshold_policy(25).end_distribution()
-    exact = ch.policy_distributions((), exact=True)["optimal (expected worms)"]
-    assert exact == solve_turn(position_reward(), exact=True).end_distribution()
-    assert sum(exact.at_total) + exact.fail == 1
 
 
 def test_end_distribution_chart_rejects_bad_input(dists):
@@ -271,46 +249,11 @@ def test_policy_map_rejects_sets_without_a_choice(solution, taken):
 # -- the dice tray's outlook -------------------------------------------------------------------
 
 
-def expected_worms(state: State, outlook: dict) -> float:
-    """Worms gained on average: the claims' worms, minus one's own top when the turn fails."""
-    top = state.top(state.player)
-    fail_value = -state.rules.worms(top) if top is not None else 0
-    return sum(p * (fail_value if c is None else state.rules.worms(c.tile))
-               for c, p in outlook.items())
-
-
-def test_turn_outlook_at_the_start_of_a_turn_agrees_with_the_solvers_value():
-    s = State.new(2)
-    outlook = ch.turn_outlook(s)
-    assert sum(outlook.values()) == pytest.approx(1.0)
-    assert expected_worms(s, outlook) == pytest.approx(solution_for(s).value(s))
-    assert all(c is None or c.tile in s.grill for c in outlook)
-
-
-def test_turn_outlook_after_a_roll_assumes_the_best_take():
-    s = State.new(2).apply(ROLL).apply((0, 0, 2, 1, 2, 3))
-    assert s.phase == TAKE
-    outlook = ch.turn_outlook(s)
-    sol = solution_for(s)
-    face = sol.best_face(s.roll, s)
-    after = s.apply(Take(face))
-    assert expected_worms(s, outlook) == pytest.approx(sol.value(after))
-    assert ch.turn_outlook(after) == pytest.approx(outlook)
-
-
-def test_turn_outlook_is_one_claim_when_the_turn_ends_by_itself():
-    s = State.new(2).apply(ROLL).apply((0, 0, 0, 0, 0, 8))
-    s = s.apply(Take(WORM))  # every die a worm: total 40, the turn ends by itself
-    assert s.phase == DECIDE
-    outlook = ch.turn_outlook(s)
-    assert outlook == {None: 0.0, Claim(36): 1.0}  # 40 is above every serving: the highest
-
-
 def test_turn_outlook_chart_bars():
     s = State.new(3, stacks=[(), (27,), ()], grill=[t for t in Rules().tiles if t != 27])
     fig = ch.turn_outlook_chart(s, steal_weight=1)  # a steal is worth more than 26 from the grill
     (bar,) = fig.data
-    outlook = ch.turn_outlook(s, steal_weight=1)
+    outlook = dist.turn_outlook(s, steal_weight=1)
     assert bar.x[0] == "fail" and bar.y[0] == pytest.approx(outlook[None])
     assert bar.marker.color[0] == FAIL_COLOUR
     assert sum(bar.y) == pytest.approx(1.0)
@@ -358,10 +301,22 @@ def test_figures_are_plain_deterministic_and_use_the_template(dists, solution):
 
 @settings(max_examples=30, deadline=None)
 @given(st.integers(1, 10), st.sampled_from(FACES))
-def test_one_roll_chart_is_a_binomial_distribution(n, face):
+def test_one_roll_chart_draws_the_engines_distribution(n, face):
     bar = ch.roll_count_chart(n, face).data[0]
-    exact = ch.face_count_distribution(n, face)
-    assert sum(exact) == 1
-    # Each die shows the face with chance 1/6 independently: the mean count is n/6.
-    assert sum(k * p for k, p in enumerate(exact)) == Fraction(n, 6)
-    assert list(bar.y) == [float(p) for p in exact]
+    assert list(bar.y) == [float(p) for p in dist.face_count_distribution(n, face)]
+
+
+def test_bust_heatmap_draws_the_engines_chances():
+    (heat,) = ch.bust_heatmap(5).data
+    assert [list(row) for row in heat.z] == [[float(p) for p in row] for row in dist.bust_chances(5)]
+
+
+def test_policy_map_draws_the_engines_decision_map(solution):
+    fig = ch.policy_map(solution)
+    dmap = dist.decision_map(solution)
+    z = fig.data[0].z
+    assert list(fig.data[0].y) == list(dmap.dice) and list(fig.data[0].x) == list(dmap.totals)
+    shade = {None: None, "roll": 0.0, "depends": 1 / 3, "tie": 2 / 3, "stop": 1.0}
+    for r, d in enumerate(dmap.dice):
+        for c, t in enumerate(dmap.totals):
+            assert z[r][c] == shade[dmap.kind(d, t)]

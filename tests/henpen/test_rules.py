@@ -328,7 +328,6 @@ def test_chance_outcome_count_for_eight_dice_is_multisets_of_six_faces():
 
 def test_a_roll_that_is_not_the_dice_left_is_refused_and_nothing_changes():
     s = play(State.new(2), ROLL)
-    import numpy as np
 
     for bad in [roll(ones=7), roll(ones=9), (1, 2), "88", roll(ones=-1, twos=9), None,
                 roll(ones=7.0, twos=1), (True, 7, 0, 0, 0, 0), {1: 8}]:
