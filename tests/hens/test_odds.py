@@ -147,9 +147,9 @@ def test_draw_odds_equal_a_count_in_positions_with_known_cards(draws):
     # Mid-game positions of greedy games, where opponents hold cards taken from piles.
     checked = 0
     for players in (2, 3, 4):
-        for s in game(players, 11, GreedyBot)[::9 * draws]:
-            if len(s.deck) < draws:
-                continue
+        for s in game(players, 11, GreedyBot)[::9]:
+            if not draws <= len(s.deck) <= 60 // draws:
+                continue  # (the count takes every ordered choice of the first draws)
             for p in range(players):
                 if not any(s.known_in_hand[q] for q in range(players) if q != p):
                     continue
@@ -168,6 +168,7 @@ def test_a_card_taken_from_a_pile_is_out_of_the_deck():
         hit = [s for s in states if any(CARDS[card("Mo3")] in k for k in s.known_in_hand)]
         if hit:
             break
+    assert hit, "no seeded game saw Mo3 taken from a pile"
     s = hit[0]
     holder = next(q for q in range(4) if card("Mo3") in s.known_in_hand[q])
     for p in range(4):
@@ -209,7 +210,7 @@ def test_odds_match_seeded_simulation_of_sampled_states():
     known = [k for q in range(3) if q != p for k in s.known_in_hand[q]]
     for kind in (exactly(str(known[0])), of_breed(known[0].breed.code), of_number(3)):
         exact = float(draw_odds(v, kind, 2).at_least_one)
-        n, hits = 1500, 0
+        n, hits = 1000, 0
         for _ in range(n):
             t = sample_state(v, rng)
             got = rng.choice(len(t.deck), 2, replace=False)
@@ -322,7 +323,7 @@ def test_draw_odds_refuse_odds_objects_that_do_not_add_up():
 # -- only ValueError ---------------------------------------------------------------------------
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=120, deadline=None)
 @given(a=junk(), b=junk(), c=junk())
 def test_every_odds_function_refuses_junk_with_value_error(view, a, b, c):
     for call, args in [

@@ -114,8 +114,7 @@ def check_sample(s: State, p: int, seed: int) -> State:
     assert t.view(p) == v
     assert hidden_cards(t, p) == v.unlocated() == hidden_cards(s, p)
     for q in range(s.players):
-        assert Counter(t.hands[q]) - Counter(t.known_in_hand[q]) + Counter(t.known_in_hand[q]) \
-            == Counter(t.hands[q])  # the known cards are in the hand
+        assert not Counter(t.known_in_hand[q]) - Counter(t.hands[q])  # known cards are held
         if s.phase is Phase.ROOSTER and q != p and s.rooster_chosen[q]:
             # H10: a hidden choice is sampled on one of that player's hens.
             cell = t.rooster_choices[q]
@@ -126,14 +125,12 @@ def check_sample(s: State, p: int, seed: int) -> State:
     return t
 
 
-@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=SEEDS, players=PLAYERS)
 def test_sampled_states_agree_with_every_view_in_every_phase(seed, players):
     states = play(players, seed)
     phases = Counter()
-    for i, s in enumerate(states):
-        if i % 3 and s.phase not in (Phase.ROOSTER, Phase.OVER):
-            continue  # every third state, and every rooster and end state
+    for i, s in enumerate(states):  # every state, from every seat
         phases[s.phase] += 1
         for p in range(players):
             check_sample(s, p, seed=i)
