@@ -20,7 +20,7 @@ import comm
 from comm.base_comm import BaseComm
 
 from benchmarks.harness import Result
-from henkit.widgets import Barnyard, DiceTray, HenpenTable
+from henkit.widgets import BarnyardGame, DiceTray, HenpenTable
 
 TARGET_MS = 100.0
 
@@ -88,12 +88,12 @@ def _table_clicks(games: int = 2) -> dict[str, list[float]]:
 def _barnyard_clicks(games: int = 3) -> dict[str, list[float]]:
     times: dict[str, list[float]] = defaultdict(list)
     for g in range(games):
-        b = Barnyard(["greedy", "greedy"], seed=g)
+        b = BarnyardGame(["greedy", "greedy"], seed=g)
         while not b.state.is_over:
             if not b.my_turn:
                 b.next_button.click()
                 continue
-            phase = b.state.phase_name
+            phase = b.state.phase  # a Phase: a str enum equal to its JSON name
             if phase == "draw":
                 _timed(times, "draw", b.source_buttons[0].click)
             elif phase == "place":
