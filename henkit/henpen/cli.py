@@ -107,8 +107,14 @@ def _fmt(x: Fraction | float, exact: bool) -> str:
 # ----- henkit odds ----------------------------------------------------------------------------
 
 
+def _check_parser(parser: object) -> None:
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise ValueError(f"parser must be an argparse ArgumentParser, not {parser!r}")
+
+
 def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit odds`."""
+    _check_parser(parser)
     parser.add_argument("--target", type=int, help="chance of stopping with a worm at this total "
                         "or more (default: a table for 21 to 36)")
     parser.add_argument("--exactly", action="store_true", help="chance of exactly the target")
@@ -175,6 +181,7 @@ def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
 
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit simulate henpen`."""
+    _check_parser(parser)
     parser.add_argument("--bots", type=_bot_specs, default=["optimal", "threshold:25"],
                         help=f"one bot per seat, comma-separated, from {', '.join(BOTS)} "
                         "(threshold:T); default optimal,threshold:25")
@@ -211,6 +218,7 @@ Any time:  hint  the solver's exact advice,  help,  quit."""
 
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit play henpen`."""
+    _check_parser(parser)
     parser.add_argument("--bots", type=_bot_specs, default=["optimal"],
                         help="your opponents, comma-separated (default: optimal)")
     parser.add_argument("--seed", type=seed_arg, default=None, help="seed for a repeatable game")

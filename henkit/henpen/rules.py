@@ -24,8 +24,10 @@ from functools import lru_cache
 from types import MappingProxyType
 from typing import Any
 
+import numpy as np
+
 from henkit.checks import whole
-from henkit.henpen.dice import FACES, MAX_DICE, WORM, WORM_VALUE
+from henkit.henpen.dice import FACES, MAX_DICE, SIDES, WORM, WORM_VALUE
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 7
 RULES_FIELDS = ("worm_table", "dice", "keep_returned_if_highest", "flip_when_nothing_returned")
@@ -177,30 +179,72 @@ class Claim:
 
 
 # ----- the rules of a turn ----------------------------------------------------------------------
+# Each rule takes counts per face (1s..5s, worms) as the state holds them, plain tuples of six
+# ints: those pass at once; anything else is checked first (ValueError naming what is allowed).
+
+
+def _counts(x: Any, what: str) -> tuple[int, ...]:
+    if type(x) is tuple and len(x) == SIDES:
+        return x
+    if isinstance(x, np.ndarray) and x.ndim == 1:
+        x = x.tolist()
+    if not isinstance(x, list | tuple) or len(x) != SIDES:
+        raise ValueError(f"{what} must be {SIDES} counts (dice showing 1s..5s, worms), not {x!r}")
+    return tuple(whole(c, f"{what} (dice showing a face)", 0) for c in x)
+
+
+def _bad_counts(what: str, *xs: Any) -> ValueError:
+    return ValueError(f"{what} must be {SIDES} whole counts (dice showing 1s..5s, worms), "
+                      f"not {', '.join(map(repr, xs))}")
+
+
+def _servings(xs: Any, what: str) -> tuple[int, ...]:
+    if type(xs) is tuple:
+        return xs
+    if isinstance(xs, np.ndarray) and xs.ndim == 1:
+        xs = xs.tolist()
+    if isinstance(xs, str | bytes | Mapping) or not isinstance(xs, Iterable):
+        raise ValueError(f"{what} must be a list of servings, not {xs!r}")
+    return tuple(whole(t, f"a serving of {what}") for t in xs)
 
 
 def takeable_faces(roll: Sequence[int], kept: Sequence[int]) -> list[int]:
     """Rulebook, Gameplay: the faces a player may take from a roll, those it shows that were not
     taken before this turn (rolls and kept dice as counts per face, 1s..5s, worms)."""
-    return [f for f, c, k in zip(FACES, roll, kept, strict=True) if c and not k]
+    roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
+    try:
+        return [f for f, c, k in zip(FACES, roll, kept, strict=True) if c and not k]
+    except TypeError:
+        raise _bad_counts("roll and kept", roll, kept) from None
 
 
 def is_bust(roll: Sequence[int], kept: Sequence[int]) -> bool:
     """Rulebook, Failed turns: a roll showing only faces already taken this turn goes bust."""
-    for c, k in zip(roll, kept, strict=True):
-        if c and not k:
-            return False
+    roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
+    try:
+        for c, k in zip(roll, kept, strict=True):
+            if c and not k:
+                return False
+    except TypeError:
+        raise _bad_counts("roll and kept", roll, kept) from None
     return True
 
 
 def may_stop(kept: Sequence[int]) -> bool:
     """Rulebook, Gameplay: a player may stop only once a worm is among the dice set aside."""
-    return kept[WORM - 1] > 0
+    kept = _counts(kept, "kept")
+    try:
+        return kept[WORM - 1] > 0
+    except TypeError:
+        raise _bad_counts("kept", kept) from None
 
 
 def turn_ends_by_itself(dice_left: int, faces_taken: int) -> bool:
     """Decision P5: a turn ends by itself when every die is set aside or every face is taken
     (a roll could only go bust); it is then claimed if it can be, else it fails."""
+    if type(dice_left) is not int or type(faces_taken) is not int:
+        dice_left = whole(dice_left, "dice_left", 0)
+        faces_taken = whole(faces_taken, "faces_taken", 0, len(FACES))
     return dice_left == 0 or faces_taken == len(FACES)
 
 
@@ -215,6 +259,23 @@ def legal_claims(
       the highest grill serving below the total (so totals above the highest serving
       take the highest one below them). A total below every claimable serving claims nothing.
     """
+    if type(total) is not int:
+        total = whole(total, "total", 0)
+    grill = _servings(grill, "grill")
+    if own_top is not None and type(own_top) is not int:
+        own_top = whole(own_top, "own_top (a serving, or None)")
+    if type(others_tops) is not dict:
+        if not isinstance(others_tops, Mapping):
+            raise ValueError(f"others_tops must be a dict of player -> top serving, not {others_tops!r}")
+        others_tops = {whole(p, "a player"): whole(t, "a top serving") for p, t in others_tops.items()}
+    try:
+        return _claims(total, grill, others_tops)
+    except TypeError:
+        raise ValueError(f"the grill and the tops are servings (whole numbers), not {grill!r}, "
+                         f"{others_tops!r}") from None
+
+
+def _claims(total: int, grill: tuple[int, ...], others_tops: Mapping[int, int]) -> list[Claim]:
     claims: list[Claim] = []
     if total in grill:
         claims.append(_claim(total, None))
@@ -254,13 +315,19 @@ def failed_turn(
     `flip_when_nothing_returned` turns out the highest anyway). Returns (returned, turned_out),
     None for none.
     """
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a henkit.henpen Rules, not {rules!r}")
+    stack, grill = _servings(stack, "stack"), _servings(grill, "grill")
     returned = stack[-1] if stack else None
     if returned is None and not rules.flip_when_nothing_returned:
         return None, None
     on_grill = [*grill, returned] if returned is not None else list(grill)
     if not on_grill:
         return returned, None
-    highest = max(on_grill)
+    try:
+        highest = max(on_grill)
+    except TypeError:
+        raise ValueError(f"the stack and the grill are servings, not {stack!r}, {grill!r}") from None
     if rules.keep_returned_if_highest and highest == returned:
         return returned, None
     return returned, highest
@@ -268,12 +335,17 @@ def failed_turn(
 
 def game_over(grill: Sequence[int]) -> bool:
     """Decision P8 (rulebook, End of game): the game ends when no serving is left on the grill."""
-    return not grill
+    return not _servings(grill, "grill")
 
 
 def winners(stacks: Sequence[Sequence[int]], rules: Rules) -> tuple[int, ...]:
     """Decision P8: most worms wins; a tie goes to the holder of the highest-numbered serving
     among the tied. More than one player is a draw."""
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a henkit.henpen Rules, not {rules!r}")
+    if isinstance(stacks, str | bytes | Mapping) or not isinstance(stacks, Sequence) or not stacks:
+        raise ValueError(f"stacks must be a list of stacks (one per player), not {stacks!r}")
+    stacks = [_servings(s, "a stack") for s in stacks]
     scores = [sum(rules.worms(t) for t in s) for s in stacks]
     best = max(scores)
     tied = [p for p, s in enumerate(scores) if s == best]

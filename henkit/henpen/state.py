@@ -274,12 +274,13 @@ class State:
             raise ValueError(f"rules must be a henkit.henpen Rules or None, not {rules!r}")
         check_seed(seed)
         first = 0 if first_player is None else whole(first_player, "first_player", 0, players - 1)
-        grill_t = tuple(sorted(rules.tiles if grill is None else _list_of(grill, "grill")))
+        grill_t = tuple(sorted(rules.tiles if grill is None else _ints(_list_of(grill, "grill"),
+                                                                        "grill", 1)))
         stacks_l = [()] * players if stacks is None else _list_of(stacks, "stacks")
         stacks_t = tuple(_ints(_list_of(s, "a stack"), "a stack (servings)", 1) for s in stacks_l)
         if len(stacks_t) != players:
             raise ValueError(f"stacks must list {players} stacks (one per player), not {len(stacks_t)}")
-        used = set(_ints(list(grill_t), "grill (servings)", 1)).union(*stacks_t)
+        used = set(grill_t).union(*stacks_t)
         out = tuple(t for t in rules.tiles if t not in used)
         return cls(rules, grill_t, stacks_t, out, player=first,
                    phase=_OVER if game_over(grill_t) else _ROLL)
