@@ -279,6 +279,8 @@ class Barnyard:
     def content(self, row: int, col: int) -> int:
         """The grid content at (row, col): a card's int for a hen, COOP + card for a coop
         (HIDDEN when its card is unknown), EMPTY for a free place or a place off the grid."""
+        if type(row) is not int or type(col) is not int:
+            row, col = whole(row, "a row"), whole(col, "a column")
         if -1 <= row <= 4 and -1 <= col <= 4:
             return self.grid[bit((row, col))]
         return EMPTY
@@ -339,8 +341,13 @@ class Barnyard:
         front = self._front
         if front < 0:
             front = self.open_mask()
-        n = NUMBER_OF[k]
-        bad = self.hen & ~self.breeds[BREED_OF[k]] & ~self.nums[n - 1] & ~self.nums[n + 1]
+        try:
+            if not 0 <= k < NUM_KINDS:
+                raise IndexError
+            n = NUMBER_OF[k]
+            bad = self.hen & ~self.breeds[BREED_OF[k]] & ~self.nums[n - 1] & ~self.nums[n + 1]
+        except (IndexError, TypeError):
+            raise ValueError(f"hen_mask needs a card's int 0-47, not {_short(k)}") from None
         return front & ~spread(bad) if bad else front
 
     def hen_cells(self, k: int | str) -> list[Cell]:

@@ -265,8 +265,11 @@ def _name(name: object) -> str:
     return name
 
 
-def _check_turn(state: object) -> None:
-    """ValueError unless a bot has a move at `state` (a Hens State at a decision node)."""
+def _check_turn(state: object, rng: object) -> None:
+    """ValueError unless a bot has a move at `state` (a Hens State at a decision node) and rng
+    is a numpy Generator."""
+    if not isinstance(rng, np.random.Generator):
+        raise ValueError(f"rng must be a numpy Generator, not {type(rng).__name__}")
     if not isinstance(state, State):
         raise ValueError(f"a Hens bot chooses at a henkit.hens State, not {type(state).__name__}")
     if state.phase is Phase.OVER or state.phase is Phase.CHANCE:
@@ -282,7 +285,7 @@ class RandomBot:
     def choose(self, state: State, rng: np.random.Generator) -> Any:
         """A uniformly random legal move: `legal_actions()[randbelow(rng, n)]`, picked from
         `legal_moves()` without building every placement."""
-        _check_turn(state)
+        _check_turn(state, rng)
         moves = state.legal_moves()
         return moves[randbelow(rng, len(moves))]
 
@@ -321,7 +324,7 @@ class GreedyBot:
         # The bot reads only what `state.view(player)` shows it - its own hand and barnyard, the
         # goal, the phase, the discard tops and the deck size - straight from the state: building
         # a whole view per decision cost more than the greedy bot's thinking.
-        _check_turn(state)
+        _check_turn(state, rng)
         p = state.player
         phase = state.phase
         if phase is Phase.ROOSTER:
@@ -410,7 +413,7 @@ class LookaheadBot(GreedyBot):
 
     def choose(self, state: State, rng: np.random.Generator) -> Any:
         """The lookahead move for the player to move, from that player's view."""
-        _check_turn(state)
+        _check_turn(state, rng)
         v = state.view(state.current_player)
         if v.phase == "rooster":
             return _best_rooster(v.barnyard, v.goal)

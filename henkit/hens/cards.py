@@ -71,6 +71,12 @@ class Card(int):
 
     __slots__ = ()
 
+    def __new__(cls, k: int = 0) -> Card:
+        """The card of int k, 0-47 (see `card` for codes)."""
+        if type(k) is not int or not 0 <= k < 48:
+            raise ValueError(f"a Card is built from a whole number 0-47, not {k!r}"[:120])
+        return int.__new__(cls, k)
+
     @property
     def breed(self) -> Breed:
         """The card's breed."""

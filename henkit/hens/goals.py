@@ -55,7 +55,12 @@ class GoalHalf:
     at_least: int | None = None  # None: `points` for each one counted
 
     def __post_init__(self) -> None:
-        if self.measure not in MEASURES:
+        if not isinstance(self.text, str):
+            raise ValueError(f"a goal's text must be text, not {self.text!r}"[:120])
+        if type(self.points) is not int or not (
+                self.at_least is None or type(self.at_least) is int):
+            raise ValueError("a goal's points and at_least must be whole numbers")
+        if not isinstance(self.measure, str) or self.measure not in MEASURES:
             raise ValueError(f"unknown goal measure {self.measure!r}; known: {sorted(MEASURES)}")
         # Facts is a tuple: reading by position lets fast scoring pass plain tuples.
         object.__setattr__(self, "index", Facts._fields.index(self.measure))
@@ -86,6 +91,11 @@ class GoalCard:
     number: int
     top: GoalHalf
     bottom: GoalHalf
+
+    def __post_init__(self) -> None:
+        if type(self.number) is not int or not isinstance(self.top, GoalHalf) or not isinstance(
+                self.bottom, GoalHalf):
+            raise ValueError("a GoalCard is a number and two GoalHalf goals (top, bottom)")
 
     def __str__(self) -> str:
         return f"goal card {self.number}: top - {self.top.text}; bottom - {self.bottom.text}"

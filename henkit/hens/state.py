@@ -101,8 +101,8 @@ def randbelow(rng: np.random.Generator, n: int) -> int:
     Exactly uniform (rejection of the top partial block), and several times faster per call than
     `rng.integers(n)`, which matters at a few hundred draws per game.
     """
-    if type(n) is not int or n < 1:
-        n = whole(n, "randbelow's n", 1)
+    if type(n) is not int or not 1 <= n <= 1 << 63:
+        n = whole(n, "randbelow's n", 1, 1 << 63)
     try:
         raw = rng.bit_generator.random_raw
     except AttributeError:
@@ -645,6 +645,9 @@ class Placements(Sequence):
     __slots__ = ("_hens", "_n", "kinds", "masks", "open")
 
     def __init__(self, kinds: tuple[Card, ...], yard: Barnyard) -> None:
+        if type(yard) is not Barnyard or type(kinds) is not tuple or not all(
+                type(k) is Card for k in kinds):
+            raise ValueError("Placements needs a tuple of distinct Cards and a Barnyard")
         self.kinds = kinds
         self.masks = [yard.hen_mask(k) for k in kinds]
         self.open = yard.open_mask()

@@ -1,12 +1,15 @@
 """The fast paths agree with the plain rules: they change speed, never a move or a score."""
 
 import copy
+from collections import Counter
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from henkit.core import make_rng
+from henkit.hens.actions import DECK, Draw
+from henkit.hens.barnyard import bits_of
 from henkit.hens.bots import make_bot
 from henkit.hens.scoring import group_sizes, shape_facts
 from henkit.hens.state import randbelow
@@ -94,3 +97,40 @@ def test_a_deck_draw_uses_the_generator_once_as_the_old_fast_deal(seed, players)
         after = s.apply(k)
         assert len(after.deck) == len(s.deck) - 1 and after.hands[s.player].count(k) == \
             s.hands[s.player].count(k) + 1
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_hen_and_open_masks_are_the_placement_rules(seed, players):
+    # Barnyard.hen_mask / open_mask (bit operations) against placement_problem (the rules
+    # written cell by cell): the same cells for every card, as a hen and as a coop.
+    from henkit.hens.barnyard import CELL_OF, VALID_CELLS, placement_problem
+    from henkit.hens.cards import CARDS
+
+    g = random_game(players, seed)
+    for s in g.states[::9] + [g.state]:
+        for y in s.barnyards:
+            coop_cells = {c for c in VALID_CELLS if placement_problem(y, CARDS[0], c, True) is None}
+            assert {CELL_OF[i] for i in bits_of(y.open_mask())} == coop_cells
+            for k in CARDS:
+                hen_cells = {c for c in VALID_CELLS if placement_problem(y, k, c) is None}
+                assert {CELL_OF[i] for i in bits_of(y.hen_mask(k))} == hen_cells
+
+
+def test_known_cards_follow_the_public_moves():
+    # Taken from a pile: known; placed or discarded: one copy less; a coop: one copy of each
+    # known kind forgotten (the coop may hide any card).
+    from henkit.hens.cards import card
+    from henkit.hens.state import known_after_coop, known_after_draw, known_after_seen
+
+    pa1, wy3 = card("Pa1"), card("Wy3")
+    assert known_after_draw((wy3,), pa1) == (pa1, wy3)
+    assert known_after_seen((pa1, pa1, wy3), pa1) == (pa1, wy3)
+    assert known_after_seen((wy3,), pa1) == (wy3,)
+    assert known_after_coop((pa1, pa1, wy3)) == (pa1,)
+    g = random_game(4, seed=3)
+    for before, step, after in zip(g.states, g.history, g.states[1:], strict=False):
+        if isinstance(step.action, Draw) and step.action.source != DECK:
+            assert step.action.card in after.known_in_hand[before.player]
+        for q in range(4):
+            assert not Counter(after.known_in_hand[q]) - Counter(after.hands[q])

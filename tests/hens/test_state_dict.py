@@ -8,6 +8,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from henkit.core import Game
+from henkit.hens.bots import RandomBot
 from henkit.hens.odds import sample_state
 from henkit.hens.rules import Rules
 from henkit.hens.state import Phase, State
@@ -168,6 +170,33 @@ def test_no_mutation_of_a_field_lets_another_error_escape(state, data):
     except ValueError as e:
         assert str(e)  # a message, never a bare ValueError
         return
-    # A change that happens to describe a possible game is fine: it must load consistently.
+    # A change that happens to describe a possible game is fine: it must load consistently,
+    # round-trip through a dict and JSON, and play to the end with random bots.
     loaded.validate()
     assert State.from_dict(as_dict(loaded)) == loaded
+    assert State.from_json(loaded.to_json()) == loaded
+    end = Game(loaded, [RandomBot() for _ in range(loaded.players)], seed=1).run()
+    assert end.is_over
+    end.validate()
+
+
+def test_revealed_rooster_choices_must_be_where_the_roosters_stand():
+    s = first_state(GAME, lambda s: s.round == 9 and s.phase == "discard")
+    d = as_dict(s)
+    q = next(q for q in range(4) if d["rooster_choices"][q] is not None)
+    cell = d["rooster_choices"][q]
+    other = next(c for c, _ in s.barnyards[q].hens() if list(c) != cell)
+    d["rooster_choices"][q] = list(other)
+    with pytest.raises(ValueError, match=rf"'rooster_choices\[{q}\]' .* once revealed, the "
+                                         "rooster stands where it was chosen"):
+        State.from_dict(d)
+
+
+def test_known_cards_must_be_in_their_hand():
+    s = first_state(GAME, lambda s: any(s.known_in_hand))
+    d = as_dict(s)
+    q = next(q for q in range(4) if d["known_in_hand"][q])
+    missing = next(c for c in ("Ce1", "Ce2", "Mo1", "Mo2", "Ce3") if c not in d["hands"][q])
+    d["known_in_hand"][q] = d["known_in_hand"][q] + [missing]
+    with pytest.raises(ValueError, match=rf"'known_in_hand\[{q}\]' .* not in 'hands\[{q}\]'"):
+        State.from_dict(d)
