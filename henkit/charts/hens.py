@@ -9,7 +9,6 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import numpy as np
 import plotly.graph_objects as go
 
 from henkit.charts.style import (
@@ -22,12 +21,12 @@ from henkit.charts.style import (
     layout,
     series_colour,
 )
-from henkit.hens.cards import BREEDS, breed_index, card
+from henkit.hens.cards import breed_named
 from henkit.hens.odds import DrawOdds, Kind, draw_odds
-from henkit.hens.scoring import Score
-from henkit.hens.view import HensView
+from henkit.hens.scoring import Score, score_distributions
+from henkit.hens.view import View
 
-__all__ = ["draw_odds_chart", "score_distribution_chart", "score_waterfall", "scores_by_bot"]
+__all__ = ["draw_odds_chart", "score_distribution_chart", "score_waterfall"]
 
 
 def score_waterfall(score: Score, title: str = "Score, step by step") -> go.Figure:
@@ -56,21 +55,8 @@ def score_waterfall(score: Score, title: str = "Score, step by step") -> go.Figu
     return figure(data, lay)
 
 
-def _kind_breed(kind: Any) -> str | None:
-    """The breed code a kind is about (a breed or a single card), else None."""
-    if isinstance(kind, str):
-        try:
-            return card(kind).breed.code
-        except ValueError:
-            try:
-                return BREEDS[breed_index(kind)].code
-            except ValueError:
-                return None
-    return None
-
-
 def draw_odds_chart(
-    view: HensView,
+    view: View,
     kinds: Sequence[Kind | str | int | tuple[int, int]],
     draws: int | Iterable[int] = (1, 2),
 ) -> go.Figure:
@@ -80,8 +66,8 @@ def draw_odds_chart(
     (1-6), a cell of the player's barnyard, or a Kind. One bar per kind and k; with a single k,
     breeds (and cards) are drawn in their breed's colour.
     """
-    if not isinstance(view, HensView):
-        raise ValueError(f"view must be a HensView (state.view(player)), not {type(view).__name__}")
+    if not isinstance(view, View):
+        raise ValueError(f"view must be a henkit.hens View (state.view(player)), not {type(view).__name__}")
     if isinstance(kinds, str | bytes) or not isinstance(kinds, Sequence) or not kinds:
         raise ValueError("kinds must be a non-empty list of kinds, e.g. ['Pa', 'Ce6', 3]")
     ks = [draws] if isinstance(draws, int) else list(draws)
@@ -94,7 +80,7 @@ def draw_odds_chart(
     data = []
     for i, (k, row) in enumerate(zip(ks, odds, strict=True)):
         if len(ks) == 1:
-            colours = [breed_colour(b) if (b := _kind_breed(kind)) else EXACT_COLOUR
+            colours = [breed_colour(b.code) if (b := breed_named(kind)) else EXACT_COLOUR
                        for kind in kinds]
         else:
             colours = [series_colour(i)] * len(kinds)
@@ -113,40 +99,18 @@ def draw_odds_chart(
     return figure(data, lay)
 
 
-def scores_by_bot(results: Iterable[Any]) -> dict[str, list[int]]:
-    """Every score each bot made, by bot name (all seats pooled), from finished games."""
-    if hasattr(results, "records"):  # an arena Tournament
-        results = results.records
-    out: dict[str, list[int]] = {}
-    for r in results:
-        try:
-            pairs = zip(r.bots, r.totals, strict=True)
-            for bot, total in pairs:
-                out.setdefault(str(bot), []).append(int(total))
-        except (AttributeError, TypeError, ValueError):
-            raise ValueError("results must be finished games with .bots and .totals (simulate's "
-                             f"GameResult or an arena record), not {type(r).__name__}") from None
-    if not out:
-        raise ValueError("no results to chart: play at least one game")
-    return out
-
-
 def score_distribution_chart(results: Iterable[Any], title: str = "Scores by bot") -> go.Figure:
-    """Share of each bot's games ending at each score (all seats pooled), with the mean."""
-    by_bot = scores_by_bot(results)
-    lo = min(min(s) for s in by_bot.values())
-    hi = max(max(s) for s in by_bot.values())
-    xs = list(range(lo, hi + 1))
+    """Share of each bot's games ending at each score (all seats pooled), with the mean; the
+    numbers are `henkit.hens.scoring.score_distributions`."""
+    dists = score_distributions(results)
     data = []
-    for i, (bot, scores) in enumerate(by_bot.items()):
-        arr = np.asarray(scores)
-        counts = np.bincount(arr - lo, minlength=hi - lo + 1)
-        mean = float(arr.mean())
+    for i, d in enumerate(dists):
+        xs = list(range(d.low, d.low + len(d.counts)))
         data.append({
-            "type": "bar", "name": f"{bot} (mean {mean:.1f}, {arr.size} games)", "x": xs,
-            "y": (counts / arr.size).tolist(), "customdata": counts.tolist(),
+            "type": "bar", "name": f"{d.bot} (mean {d.mean:.1f}, {d.games} games)", "x": xs,
+            "y": list(d.shares), "customdata": list(d.counts),
             "marker": {"color": series_colour(i)},
-            "hovertemplate": (f"{bot}: score %{{x}} in %{{customdata}} of {arr.size} games "
+            "hovertemplate": (f"{d.bot}: score %{{x}} in %{{customdata}} of {d.games} games "
                               "(%{y:.1%})<extra></extra>"),
         })
     lay = layout(title, "final score", "share of the bot's games", chance_axis="y",

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
+from typing import Self
 
 import numpy as np
 
@@ -71,7 +72,7 @@ class Card(int):
 
     __slots__ = ()
 
-    def __new__(cls, k: int = 0) -> Card:
+    def __new__(cls, k: int = 0) -> Self:
         """The card of int k, 0-47 (see `card` for codes)."""
         if type(k) is not int or not 0 <= k < 48:
             raise ValueError(f"a Card is built from a whole number 0-47, not {k!r}"[:120])

@@ -348,7 +348,8 @@ class BarnyardGame(w.VBox):
 
     # ----- drawing ---------------------------------------------------------------------------
     def _hand_button(self, i: int) -> w.Button:
-        return button("", "", lambda: self._click_hand(i),
+        # The words are set by refresh(); a button starts with some (common.button needs them).
+        return button("card", "a card of your hand", lambda: self._click_hand(i),
                       layout=w.Layout(width="auto", min_width="9em", height="2.6em"))
 
     def _click_hand(self, i: int) -> None:
@@ -356,7 +357,7 @@ class BarnyardGame(w.VBox):
             self.select(self._hand[i])
 
     def _cell_button(self, cell: Cell) -> w.Button:
-        return button("", "", lambda: self.click_cell(cell),
+        return button("cell", f"row {cell[0]}, column {cell[1]}", lambda: self.click_cell(cell),
                       layout=w.Layout(width="7.5em", height="3.2em"))
 
     def refresh(self) -> None:
@@ -407,7 +408,7 @@ class BarnyardGame(w.VBox):
         pool = self._source_pool
         while len(pool) < len(draws):
             i = len(pool)
-            pool.append(button("", "", lambda i=i: self.draw(self._sources[i].source),
+            pool.append(button("draw", "a draw source", lambda i=i: self.draw(self._sources[i].source),
                                layout=w.Layout(width="auto")))
         for b, d in zip(pool, draws, strict=False):
             if d.source == DECK:

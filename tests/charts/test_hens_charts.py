@@ -24,7 +24,7 @@ def view():
 
 
 def test_score_waterfall_shows_each_step_and_the_total(game):
-    score = game.scores[0]
+    score = game.final.score_sheets()[0]
     fig = ch.score_waterfall(score)
     (wf,) = fig.data
     assert list(wf.x) == [line.step for line in score.lines] + ["total"]
@@ -72,7 +72,7 @@ def test_draw_odds_chart_rejects_bad_input(view, kinds, draws):
 
 
 def test_draw_odds_chart_needs_a_view():
-    with pytest.raises(ValueError, match="HensView"):
+    with pytest.raises(ValueError, match="View"):
         ch.draw_odds_chart(State.new(2, seed=1), ["Pa"])
 
 
@@ -80,9 +80,9 @@ def test_score_distribution_chart_pools_seats_per_bot():
     results = simulate([make_bot("greedy"), make_bot("random")], 12, seed=5)
     fig = ch.score_distribution_chart(results)
     assert len(fig.data) == 2
-    for trace, seat in zip(fig.data, (0, 1), strict=True):
-        scores = [r.totals[seat] for r in results]
-        assert trace.name.startswith(results[0].bots[seat])
+    for trace in fig.data:
+        bot = trace.name.split(" (")[0]
+        scores = [t for r in results for b, t in zip(r.bots, r.totals, strict=True) if b == bot]
         assert f"mean {sum(scores) / len(scores):.1f}" in trace.name
         assert sum(trace.y) == pytest.approx(1.0)
         tally = Counter(scores)
@@ -108,7 +108,7 @@ def test_score_distribution_chart_rejects_bad_input():
 
 def test_hens_figures_are_plain_and_deterministic(game, view):
     def build():
-        return [ch.score_waterfall(game.scores[1]), ch.draw_odds_chart(view, ["Pa", 2]),
+        return [ch.score_waterfall(game.final.score_sheets()[1]), ch.draw_odds_chart(view, ["Pa", 2]),
                 ch.score_distribution_chart([game])]
 
     for a, b in zip(build(), build(), strict=True):

@@ -186,7 +186,7 @@ def test_the_rooster_goes_on_one_of_your_hens():
     yard = b.state.barnyards[b.human]
     assert sorted(hens) == sorted(c for c, _ in yard.hens())
     b.cells[hens[0]].click()
-    assert b.state.choices[b.human] == hens[0]
+    assert b.state.rooster_choices[b.human] == hens[0]
     assert "rooster" in status_text(b.status)
 
 
