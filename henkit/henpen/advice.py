@@ -24,6 +24,8 @@ from henkit.henpen.state import Phase, State
 
 Number = Fraction | float
 _ZERO = Fraction(0)
+# Module constants: an enum member costs an attribute look-up each time (bots ask every decision).
+_ROLL, _TAKE, _DECIDE = Phase.ROLL, Phase.TAKE, Phase.DECIDE
 
 
 @dataclass(frozen=True)
@@ -140,13 +142,13 @@ def optimal_action(state: State, steal_weight: Fraction | int = 0) -> Action:
     """
     position = Position.of(state, steal_weight)
     phase = state.phase
-    if phase is not Phase.TAKE and phase is not Phase.DECIDE:
-        if phase is Phase.ROLL:
+    if phase is not _TAKE and phase is not _DECIDE:
+        if phase is _ROLL:
             return ROLL
         raise ValueError(f"no player decides in the {phase.value!r} phase")
     sol = _solve(position, False)
     i = _node(sol, state)
-    if phase is Phase.TAKE:
+    if phase is _TAKE:
         return Take(next(iter(sol.take_values_at(i, state.roll))))  # type: ignore[arg-type]
     if sol.stops_at(i) and state.has_worm:
         stop = _best_stop(state, position.steal_weight, position.leader)
@@ -184,11 +186,11 @@ def advice(state: State, steal_weight: Fraction | int = 0, exact: bool = False) 
     if state.is_over or state.is_chance:
         return []
     sol = _solve(position, exact)
-    if state.phase is Phase.ROLL:
+    if state.phase is _ROLL:
         return [Advice(ROLL, sol.value(state))]
-    if state.phase is Phase.TAKE:
+    if state.phase is _TAKE:
         return [Advice(Take(f), v) for f, v in sol.take_values(state.roll, state).items()]
-    assert state.phase is Phase.DECIDE
+    assert state.phase is _DECIDE
     out = []
     for a in state.legal_actions():
         if isinstance(a, Roll):
@@ -208,7 +210,7 @@ def best_stop(state: State, steal_weight: Fraction | int = 0) -> Stop | None:
     weight = _ZERO if plain else check_steal_weight(steal_weight)
     if type(state) is not State:
         _check_state(state)
-    if state.phase is not Phase.DECIDE or not state.has_worm:
+    if state.phase is not _DECIDE or not state.has_worm:
         return None
     return _best_stop(state, weight, None)
 

@@ -21,14 +21,18 @@ from henkit.henpen.rules import takeable_faces
 from henkit.henpen.state import Phase, State
 from henkit.henpen.turnspace import take_preference
 
+# Module constants: enum members and numpy classes cost an attribute look-up each time.
+_TAKE, _DECIDE, _DICE, _OVER = Phase.TAKE, Phase.DECIDE, Phase.DICE, Phase.OVER
+_GENERATOR = np.random.Generator
+
 
 def _check(state: object, rng: object) -> None:
     # Every bot's `choose` refuses anything but a State where a player decides, and a Generator.
     if type(state) is not State:
         raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
-    if state.phase is Phase.DICE or state.phase is Phase.OVER:
+    if state.phase is _DICE or state.phase is _OVER:
         raise ValueError(f"no player decides in the {state.phase.value!r} phase")
-    if type(rng) is not np.random.Generator:
+    if type(rng) is not _GENERATOR:
         check_rng(rng)
 
 
@@ -85,7 +89,7 @@ class GreedyBot:
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         """Most points now; stop as soon as any claim is possible."""
         _check(state, rng)
-        if state.phase is Phase.TAKE:
+        if state.phase is _TAKE:
             return Take(most_points_face(state))
         return best_stop(state) or ROLL
 
@@ -105,9 +109,9 @@ class ThresholdBot:
     def choose(self, state: State, rng: np.random.Generator) -> Action:
         """Take worms first, then the most points; stop at `target` or more when it can."""
         _check(state, rng)
-        if state.phase is Phase.TAKE:
+        if state.phase is _TAKE:
             return Take(worm_first_face(state))
-        if state.phase is Phase.DECIDE:
+        if state.phase is _DECIDE:
             stop = best_stop(state)
             if stop is not None and (state.total >= self.target or ROLL not in state.legal_actions()):
                 return stop

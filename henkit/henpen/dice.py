@@ -24,6 +24,7 @@ WORM = 6
 FACES: tuple[int, ...] = (1, 2, 3, 4, 5, WORM)
 SIDES = len(FACES)
 WORM_VALUE = 5
+_GENERATOR = np.random.Generator  # looked up once: sample_roll runs at every roll of a game
 MAX_DICE = 20
 """The most dice a roll (and a turn, `Rules.dice`) may have."""
 
@@ -69,13 +70,17 @@ def face_name(face: int, plural: bool = False) -> str:
     return f"{face}s" if plural else str(face)
 
 
+def _plain_count(c: object) -> bool:
+    return type(c) is int and c >= 0  # type: ignore[operator]
+
+
 def check_roll(roll: Any, dice: int) -> tuple[int, ...]:
     """Return `roll` as a counts tuple if it is a roll of `dice` dice, else ValueError.
 
     A roll is SIDES whole numbers (numpy integers too): how many dice show 1, 2, 3, 4, 5 and a
     worm, adding up to the dice rolled.
     """
-    if type(roll) is tuple and len(roll) == SIDES and all(type(c) is int and c >= 0 for c in roll):
+    if type(roll) is tuple and len(roll) == SIDES and all(map(_plain_count, roll)):
         counts = roll  # the common case, from the engine's own rolls
     else:
         items = _items(roll)
@@ -169,7 +174,7 @@ def sample_roll(n: int, rng: np.random.Generator) -> tuple[int, ...]:
     """Roll n fair dice with `rng` and return the counts."""
     if type(n) is not int or not 0 <= n <= MAX_DICE:
         n = check_dice(n)
-    if type(rng) is not np.random.Generator:
+    if type(rng) is not _GENERATOR:
         check_rng(rng)
     # bisect_right on the same floats finds the same bucket as np.searchsorted(side="right"),
     # without numpy's per-call overhead (a game rolls a few hundred times).

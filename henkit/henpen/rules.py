@@ -211,7 +211,8 @@ def _servings(xs: Any, what: str) -> tuple[int, ...]:
 def takeable_faces(roll: Sequence[int], kept: Sequence[int]) -> list[int]:
     """Rulebook, Gameplay: the faces a player may take from a roll, those it shows that were not
     taken before this turn (rolls and kept dice as counts per face, 1s..5s, worms)."""
-    roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
+    if type(roll) is not tuple or type(kept) is not tuple or len(roll) != SIDES or len(kept) != SIDES:
+        roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
     try:
         return [f for f, c, k in zip(FACES, roll, kept, strict=True) if c and not k]
     except TypeError:
@@ -220,7 +221,8 @@ def takeable_faces(roll: Sequence[int], kept: Sequence[int]) -> list[int]:
 
 def is_bust(roll: Sequence[int], kept: Sequence[int]) -> bool:
     """Rulebook, Failed turns: a roll showing only faces already taken this turn goes bust."""
-    roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
+    if type(roll) is not tuple or type(kept) is not tuple or len(roll) != SIDES or len(kept) != SIDES:
+        roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
     try:
         for c, k in zip(roll, kept, strict=True):
             if c and not k:
@@ -232,7 +234,8 @@ def is_bust(roll: Sequence[int], kept: Sequence[int]) -> bool:
 
 def may_stop(kept: Sequence[int]) -> bool:
     """Rulebook, Gameplay: a player may stop only once a worm is among the dice set aside."""
-    kept = _counts(kept, "kept")
+    if type(kept) is not tuple or len(kept) != SIDES:
+        kept = _counts(kept, "kept")
     try:
         return kept[WORM - 1] > 0
     except TypeError:
@@ -261,7 +264,8 @@ def legal_claims(
     """
     if type(total) is not int:
         total = whole(total, "total", 0)
-    grill = _servings(grill, "grill")
+    if type(grill) is not tuple:
+        grill = _servings(grill, "grill")
     if own_top is not None and type(own_top) is not int:
         own_top = whole(own_top, "own_top (a serving, or None)")
     if type(others_tops) is not dict:
