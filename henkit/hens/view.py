@@ -248,6 +248,5 @@ def _cell_or_none(x: Any, what: str) -> Cell | None:
         raise ValueError(f"{what} must be None or a cell: {e}") from None
 
 
-HensView = View  # transition only: goes once henkit.hens and henkit.charts.hens import View
 
 __all__ = ["View", "view_of"]
