@@ -248,5 +248,4 @@ def _cell_or_none(x: Any, what: str) -> Cell | None:
         raise ValueError(f"{what} must be None or a cell: {e}") from None
 
 
-
 __all__ = ["View", "view_of"]
