@@ -25,7 +25,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--this", metavar="REV",
                    help="engines: measure a worktree of REV instead of the working tree")
     p.add_argument("--rounds", type=int, metavar="N",
-                   help="engines: runs of each workload on each side, interleaved (default 5)")
+                   help="engines: chunks of each workload on each side, in turn (default 16)")
     p.add_argument("--scale", type=float, metavar="X",
                    help="engines: multiply every workload's size by X (default 1)")
     args = p.parse_args(argv)

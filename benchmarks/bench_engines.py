@@ -44,7 +44,7 @@ DRIVER = Path(__file__).resolve().with_name("engine_workloads.py")
 
 WORKLOADS = {
     # name: (label, README's absolute target or None)
-    "henpen-decisions-random": ("henpen: random bots, decisions/s through State", 31_000),
+    "henpen-decisions-random": ("henpen: random bots, decisions/s through State", 39_000),
     "henpen-decisions-greedy": ("henpen: greedy bots, decisions/s through State", None),
     "henpen-decisions-optimal": ("henpen: optimal bots, decisions/s through State", None),
     "henpen-batch-turns": ("henpen batch: turns/s, optimal policy, 8 dice", 1_000_000),
@@ -53,7 +53,7 @@ WORKLOADS = {
     "hens-games-random": ("hens: 4-player games/s, random bots", 500),
     "hens-games-greedy": ("hens: 4-player games/s, greedy bots", 100),
 }
-"""Absolute targets: README "Benchmarks" (random play: 10x pickomino-env's 3,100 steps/s)."""
+"""Absolute targets: README "Benchmarks" (random play: 10x the 3,900 steps/s of pickomino-env here)."""
 
 
 SHORT_UNITS = {"decisions/s": "st/s", "turns/s": "/s", "games/s": "games/s"}
@@ -223,7 +223,7 @@ def _via(side: Side, name: str) -> str:
     return runs[0]["via"] if runs else "-"
 
 
-def compare(against: str = DEFAULT_REV, this: str | None = None, rounds: int = 20,
+def compare(against: str = DEFAULT_REV, this: str | None = None, rounds: int = 16,
             scale: float = 1.0) -> tuple[Side, Side]:
     """Measure `rounds` chunks of every workload on both trees, in turn; return both sides."""
     base = worktree(against)
@@ -248,7 +248,7 @@ def compare(against: str = DEFAULT_REV, this: str | None = None, rounds: int = 2
     return before, after
 
 
-def run(against: str = DEFAULT_REV, this: str | None = None, rounds: int = 20,
+def run(against: str = DEFAULT_REV, this: str | None = None, rounds: int = 16,
         scale: float = 1.0) -> list[Result]:
     """Compare the engines with `against`; print the side-by-side table, return the after rows."""
     before, after = compare(against, this, rounds, scale)
