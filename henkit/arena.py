@@ -3,7 +3,7 @@
     t = run_tournament("henpen", ["optimal", "threshold:25"], games=200, seed=1)
     t.summary()        # per bot: win rate with a Wilson 95% interval, mean score with a 95% interval
     t.seat_summary()   # the same per bot and seat
-    t.records          # one GameRecord per game
+    t.records          # one GameResult per game
 
 Reproducible whatever runs it: game g's seed and seating are fixed by (seed, g) alone, and each
 game is played from scratch with fresh bots, so the records are the same on one core, threads,
@@ -11,7 +11,9 @@ processes or a Dask cluster, and for any chunk size. Bots are named by spec stri
 ("threshold:25", "lookahead", ...) and built inside the worker with the game's `make_bot`, so
 nothing unpicklable travels.
 
-Seat rotation (the default, `rotate=True`): games come in *deals* of k games for k bots. Deal d
+Seating (henkit's one seating rule, `henkit.core.seating`, which both games' `simulate` use too:
+the same settings give the same games there). Seat rotation (the default, `rotate=True`): games
+come in *deals* of k games for k bots. Deal d
 is played with seed `seed + d`, once in each of the k rotations of the seating (game d*k + r puts
 bot (s + r) mod k in seat s). Every bot then plays every seat equally often (exactly, when
 `games` is a multiple of k), and bots meet the same starting luck (the same first dice, the same
@@ -45,143 +47,102 @@ from concurrent.futures import Executor, Future, ProcessPoolExecutor, as_complet
 from dataclasses import dataclass, field
 from typing import Any
 
+import numpy as np
+
 from henkit import tournament_cache
 from henkit.checks import whole
+from henkit.core import Bot, GameResult, NewState, play_seated, seating, unique_labels
+from henkit.results import (
+    Z95,
+    BotSummary,
+    mean_interval,
+    results_table,
+    summarise,
+    wilson_interval,
+)
 
 __all__ = [
     "GAMES",
+    "MAX_GAMES",
     "SERIAL",
+    "Z95",
     "BotSummary",
-    "GameRecord",
+    "GameResult",
     "Tournament",
     "default_executor",
+    "make_bot",
     "mean_interval",
+    "new_state",
+    "play_chunk",
     "run_tournament",
     "shutdown_default_executor",
     "wilson_interval",
 ]
+# Z95, BotSummary, wilson_interval and mean_interval live in henkit.results; they are named
+# here too because a tournament's reader meets them first.
 
 GAMES = ("henpen", "hens")
-Z95 = 1.959963984540054
-"""The standard normal quantile for a two-sided 95% interval (Phi^-1(0.975))."""
+MAX_GAMES = 1_000_000
+"""The most games one tournament plays (the arena widget's limit too)."""
 
 SERIAL_BELOW = 40
+"""With executor=None, tournaments shorter than this run in this process (a pool costs more)."""
 SERIAL = "serial"
 """`executor=SERIAL` plays every game in this process (a widget in a shared class server)."""
-"""With executor=None, tournaments shorter than this run in this process (a pool costs more)."""
 
 Progress = Callable[[int, int], None]
 
 
-# -- statistics --------------------------------------------------------------------------------
+# -- the two games -----------------------------------------------------------------------------
 
 
-def wilson_interval(successes: float, trials: int, z: float = Z95) -> tuple[float, float]:
-    """Wilson score interval for a proportion: (low, high), by default 95%.
-
-    E. B. Wilson (1927), "Probable inference, the law of succession, and statistical
-    inference", JASA 22(158): 209-212. With p = successes / trials and n = trials:
-        centre = (p + z^2 / 2n) / (1 + z^2 / n)
-        half   = z / (1 + z^2 / n) * sqrt(p (1 - p) / n + z^2 / 4n^2)
-    Unlike p +- z sqrt(p(1-p)/n) it stays inside [0, 1] and is not empty at p = 0 or 1
-    (Agresti & Coull 1998 recommend it for small samples). Shared wins count as fractions.
-    """
-    if isinstance(trials, bool) or not isinstance(trials, int) or trials < 1:
-        raise ValueError(f"trials must be a whole number of at least 1, not {trials!r}")
-    if isinstance(successes, bool) or not isinstance(successes, int | float):
-        raise ValueError(f"successes must be a number, not {successes!r}")
-    if not 0 <= successes <= trials:
-        raise ValueError(f"successes must be between 0 and trials ({trials}), not {successes}")
-    if not (isinstance(z, int | float) and z > 0):
-        raise ValueError(f"z must be a positive number, not {z!r}")
-    n, p, z2 = trials, successes / trials, z * z
-    denom = 1 + z2 / n
-    centre = (p + z2 / (2 * n)) / denom
-    half = z / denom * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    # Exactly p itself at p = 0 or 1 (the formula gives 0 and 1 up to rounding there).
-    return min(p, max(0.0, centre - half)), max(p, min(1.0, centre + half))
+def make_bot(game: str, spec: str) -> Bot:
+    """A fresh bot of `game` ("henpen" or "hens") from its spec, e.g. "threshold:25"."""
+    if not isinstance(spec, str):
+        raise ValueError(f"a bot spec is text, e.g. 'greedy' or 'threshold:25', not {spec!r}")
+    if not isinstance(game, str):
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+    if game == "henpen":
+        from henkit.henpen.bots import make_bot as make
+    elif game == "hens":
+        from henkit.hens.bots import make_bot as make
+    else:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+    return make(spec)
 
 
-def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float, float]:
-    """(mean, low, high): the mean with a normal-approximation 95% interval, mean +- z s/sqrt(n).
+def new_state(game: str) -> NewState:
+    """The constructor of `game`'s states, `State.new(players, rules, *, seed)`."""
+    if not isinstance(game, str):
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+    if game == "henpen":
+        from henkit.henpen.state import State as HenpenState
 
-    s is the sample standard deviation (n - 1). The normal quantile instead of Student's t makes
-    it slightly too narrow below about 30 games (t_{0.975, 29} = 2.05 vs z = 1.96); one game
-    gives a zero-width interval.
-    """
-    n = len(values)
-    if n == 0:
-        raise ValueError("no values: the mean of nothing has no interval")
-    mean = sum(values) / n
-    if n == 1:
-        return mean, mean, mean
-    var = sum((v - mean) ** 2 for v in values) / (n - 1)
-    half = z * math.sqrt(var / n)
-    return mean, mean - half, mean + half
+        return HenpenState.new
+    if game == "hens":
+        from henkit.hens.state import State as HensState
+
+        return HensState.new
+    raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
 
 
-# -- records and summaries ---------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class GameRecord:
-    """One game of a tournament: its number, seed, who sat where, scores and winning seats."""
-
-    game: int  # 0, 1, ... in the tournament
-    seed: int
-    seats: tuple[int, ...]  # seats[s]: index (in Tournament.bots) of the bot in seat s
-    bots: tuple[str, ...]  # bot label by seat
-    totals: tuple[int, ...]  # score by seat (worms in Henpen, points in Hens)
-    winners: tuple[int, ...]  # winning seats (several on a shared win)
-    first_player: int
-
-    def to_dict(self) -> dict:
-        """A JSON-ready dict."""
-        return {"game": self.game, "seed": self.seed, "seats": list(self.seats),
-                "bots": list(self.bots), "totals": list(self.totals),
-                "winners": list(self.winners), "first_player": self.first_player}
-
-
-@dataclass(frozen=True)
-class BotSummary:
-    """How one bot did (in every seat, or in one seat): wins and scores with 95% intervals."""
-
-    bot: str  # label
-    spec: str  # what built it, e.g. "threshold:25"
-    seat: int | None  # None: all seats
-    games: int
-    wins: float  # a win shared by k winners counts 1/k
-    win_rate: float
-    win_low: float  # Wilson 95% interval
-    win_high: float
-    mean_score: float
-    score_low: float  # mean +- 1.96 standard errors
-    score_high: float
-
-    def __str__(self) -> str:
-        where = "" if self.seat is None else f" in seat {self.seat}"
-        return (f"{self.bot}{where}: won {self.win_rate:.1%} of {self.games} games "
-                f"(95% CI {self.win_low:.1%}-{self.win_high:.1%}), mean score "
-                f"{self.mean_score:.2f} ({self.score_low:.2f}-{self.score_high:.2f})")
-
-
-def _summarise(label: str, spec: str, seat: int | None, wins: float, scores: list[int]) -> BotSummary:
-    games = len(scores)
-    low, high = wilson_interval(wins, games)
-    mean, s_low, s_high = mean_interval(scores)
-    return BotSummary(label, spec, seat, games, wins, wins / games, low, high, mean, s_low, s_high)
+# -- the tournament ----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
 class Tournament:
-    """A finished tournament: its settings and one record per game, in game order."""
+    """A finished tournament: its settings and one record per game, in game order.
+
+    The records are `henkit.core.GameResult`s (without their final states); the summaries are
+    `henkit.results`' (the same as for `simulate`'s results).
+    """
 
     game: str  # "henpen" or "hens"
     specs: tuple[str, ...]  # bot specs, as given
     bots: tuple[str, ...]  # bot labels (unique), by index
     seed: int
     rotate: bool
-    records: tuple[GameRecord, ...]
+    records: tuple[GameResult, ...]
     cached: int = field(default=0, compare=False)  # the first `cached` games were read, not played
 
     @property
@@ -189,47 +150,24 @@ class Tournament:
         """How many games the tournament holds (played now or read from the results cache)."""
         return len(self.records)
 
-    def _tally(self, by_seat: bool) -> dict[tuple[int, int | None], tuple[float, list[int]]]:
-        out: dict[tuple[int, int | None], tuple[float, list[int]]] = {}
-        for r in self.records:
-            for seat, (b, total) in enumerate(zip(r.seats, r.totals, strict=True)):
-                key = (b, seat if by_seat else None)
-                wins, scores = out.get(key, (0.0, []))
-                scores.append(total)
-                out[key] = (wins + (1 / len(r.winners) if seat in r.winners else 0.0), scores)
-        return out
-
     def summary(self) -> list[BotSummary]:
         """Per bot over all seats: win rate (Wilson 95% interval) and mean score (95% interval)."""
-        tally = self._tally(by_seat=False)
-        return [_summarise(self.bots[b], self.specs[b], None, *tally[(b, None)])
-                for b in range(len(self.bots)) if (b, None) in tally]
+        return summarise(self.records)
 
     def seat_summary(self) -> list[BotSummary]:
         """Per bot and seat (bot order, then seat order)."""
-        tally = self._tally(by_seat=True)
-        return [_summarise(self.bots[b], self.specs[b], s, *tally[(b, s)])
-                for b, s in sorted(tally)]
+        return summarise(self.records, by_seat=True)
 
     def table(self) -> str:
         """A plain-text table of the per-bot summary."""
-        head = (f"{'bot':<24} {'games':>6} {'wins':>8} {'win %':>7} {'95% CI':>15} "
-                f"{'mean':>7} {'95% CI':>15}")
-        lines = [head, "-" * len(head)]
-        for s in self.summary():
-            lines.append(
-                f"{s.bot:<24} {s.games:>6} {s.wins:>8.2f} {s.win_rate:>7.1%} "
-                f"{f'{s.win_low:.1%}-{s.win_high:.1%}':>15} {s.mean_score:>7.2f} "
-                f"{f'{s.score_low:.2f}-{s.score_high:.2f}':>15}"
-            )
-        return "\n".join(lines)
+        return results_table(self.records)
 
 
 # -- playing games -----------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
-class _Chunk:
+class Chunk:
     """Games start..stop-1 of a tournament: all a worker needs (small and picklable)."""
 
     game: str
@@ -242,43 +180,19 @@ class _Chunk:
     stop: int
 
 
-def _seating(g: int, k: int, seed: int, rotate: bool) -> tuple[int, tuple[int, ...]]:
-    """Seed and seating (bot index per seat) of game g; see the module note."""
-    if not rotate:
-        return seed + g, tuple(range(k))
-    deal, r = divmod(g, k)
-    return seed + deal, tuple((s + r) % k for s in range(k))
-
-
-def _make_bot(game: str, spec: str) -> Any:
-    if game == "henpen":
-        from henkit.henpen.bots import make_bot
-    else:
-        from henkit.hens.bots import make_bot
-    return make_bot(spec)
-
-
-def _play(chunk: _Chunk, g: int) -> GameRecord:
-    k = len(chunk.specs)
-    seed, seats = _seating(g, k, chunk.seed, chunk.rotate)
-    # Fresh bots for every game: no bot can carry anything from one game to the next.
-    bots = [_make_bot(chunk.game, chunk.specs[b]) for b in seats]
-    if chunk.game == "henpen":
-        from henkit.henpen.simulate import play_game
-
-        r = play_game(bots, seed, chunk.rules, first_player=0)
-    else:
-        from henkit.hens.simulate import play_game as play_hens
-
-        r = play_hens(bots, seed, chunk.rules)
-    return GameRecord(g, seed, seats, tuple(chunk.labels[b] for b in seats),
-                      tuple(int(t) for t in r.totals), tuple(int(w) for w in r.winners),
-                      int(r.first_player))
-
-
-def play_chunk(chunk: _Chunk) -> list[GameRecord]:
-    """Play one chunk of games (runs in a worker)."""
-    return [_play(chunk, g) for g in range(chunk.start, chunk.stop)]
+def play_chunk(chunk: Chunk) -> list[GameResult]:
+    """Play one chunk of games (runs in a worker): game g is `henkit.core.play_seated`'s."""
+    if not isinstance(chunk, Chunk):
+        raise ValueError(f"chunk must be an arena Chunk, not {chunk!r}")
+    new = new_state(chunk.game)
+    out = []
+    for g in range(chunk.start, chunk.stop):
+        # Fresh bots for every game: no bot can carry anything from one game to the next.
+        bots = [make_bot(chunk.game, spec) for spec in chunk.specs]
+        r = play_seated(new, bots, g, chunk.seed, chunk.rules, rotate=chunk.rotate,
+                        labels=chunk.labels)
+        out.append(dataclasses.replace(r, final=None))  # records stay small: no state travels
+    return out
 
 
 # -- the default executor ----------------------------------------------------------------------
@@ -318,37 +232,30 @@ atexit.register(shutdown_default_executor)
 
 
 def _labels(game: str, specs: Sequence[str]) -> tuple[str, ...]:
-    """Each bot's name (from its game's make_bot), made unique: 'greedy', 'greedy #2'."""
-    names = [_make_bot(game, s).name for s in specs]
-    out = []
-    for i, name in enumerate(names):
-        n = names[:i].count(name)
-        out.append(name if n == 0 and names.count(name) == 1 else f"{name} #{n + 1}")
-    return tuple(out)
+    """Each bot's name (from its game's make_bot), made unique: 'greedy #1', 'greedy #2'."""
+    return unique_labels([make_bot(game, s).name for s in specs])
 
 
 def _check_rules(game: str, rules: Any, players: int) -> Any:
+    """The rules the games are played by (Hens: None -> Rules for that many players), after the
+    engine has set a game up with them (its ValueError names what is wrong)."""
     if game == "henpen":
         from henkit.henpen.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
-        if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-            raise ValueError(f"Henpen is for {MIN_PLAYERS} to {MAX_PLAYERS} players: give that "
-                             f"many bots, not {players}")
-        if rules is not None and not isinstance(rules, Rules):
-            raise ValueError(f"rules must be a henkit.henpen Rules, not {type(rules).__name__}")
-        return rules
-    from henkit.hens.rules import Rules as HensRules
+        low, high = MIN_PLAYERS, MAX_PLAYERS
+    else:
+        from henkit.hens.rules import Rules
 
-    if rules is None:
-        if not 2 <= players <= 4:
-            raise ValueError(f"Hens is for 2 to 4 players: give that many bots, not {players}")
-        return HensRules(players=players)
-    if not isinstance(rules, HensRules):
-        raise ValueError(f"rules must be a henkit.hens Rules, not {type(rules).__name__}")
-    if rules.players != players:
-        raise ValueError(f"the rules are for {rules.players} players but {players} bots were given")
+        low, high = 2, 4
+    if not low <= players <= high:
+        raise ValueError(f"{game} is for {low} to {high} players: give that many bots, "
+                         f"not {players}")
+    if rules is not None and not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a henkit.{game} Rules, not {type(rules).__name__}")
+    new_state(game)(players, rules, seed=0)  # the engine's own checks of rules and players
+    if game == "hens" and rules is None:
+        return Rules(players=players)
     return rules
-
 
 
 def run_tournament(
@@ -377,9 +284,9 @@ def run_tournament(
     cache: read games already played with these settings from `henkit.tournament_cache`, and
     keep the new ones there; False plays every game (the records are the same either way).
     """
-    if game not in GAMES:
+    if not isinstance(game, str) or game not in GAMES:
         raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
-    if isinstance(bots, str) or not isinstance(bots, Sequence):
+    if isinstance(bots, str) or not isinstance(bots, Sequence) or not bots:
         raise ValueError(f"bots must be a list of bot specs, e.g. ['greedy', 'random'], not {bots!r}")
     for b in bots:
         if not isinstance(b, str):
@@ -388,14 +295,17 @@ def run_tournament(
     specs = tuple(bots)
     labels = _labels(game, specs)  # also checks every spec (ValueError naming the bots)
     rules = _check_rules(game, rules, len(specs))
-    games = whole(games, "games", 1)
+    games = whole(games, "games", 1, MAX_GAMES)
     seed = whole(seed, "seed", 0)
     if chunk_size is None:
         chunk_size = max(1, min(50, math.ceil(games / 20)))
-    chunk_size = whole(chunk_size, "chunk_size", 1)
+    chunk_size = whole(chunk_size, "chunk_size", 1, MAX_GAMES)
+    for name, flag in (("rotate", rotate), ("cache", cache)):
+        if not isinstance(flag, bool | np.bool_):
+            raise ValueError(f"{name} must be True or False, not {flag!r}")
     if (
         executor is not None
-        and executor != SERIAL
+        and not (isinstance(executor, str) and executor == SERIAL)
         and not isinstance(executor, Executor)
         and not callable(getattr(executor, "submit", None))
     ):
@@ -406,7 +316,7 @@ def run_tournament(
 
     rotate = bool(rotate)
     key = _cache_key(game, specs, rules, seed, rotate) if cache else None
-    whole_run = _Chunk(game, specs, labels, rules, seed, rotate, 0, games)
+    whole_run = Chunk(game, specs, labels, rules, seed, rotate, 0, games)
     if key is None:
         return _run(whole_run, chunk_size, executor, [], on_progress)
     with tournament_cache.hold(key):  # the same tournament elsewhere: wait, then read it
@@ -418,20 +328,21 @@ def run_tournament(
 
 
 def _run(
-    whole_run: _Chunk,
+    whole_run: Chunk,
     chunk_size: int,
     executor: Executor | str | None,
-    known: list[GameRecord],
+    known: list[GameResult],
     on_progress: Progress | None,
 ) -> Tournament:
     """Play the games of `whole_run` after the `known` ones (read from the cache)."""
     games, first = whole_run.stop, len(known)  # games from `first` on are played
     chunks = [dataclasses.replace(whole_run, start=a, stop=min(a + chunk_size, games))
               for a in range(first, games, chunk_size)]
-    serial = not chunks or executor == SERIAL or (executor is None and games - first < SERIAL_BELOW)
+    serial = (not chunks or isinstance(executor, str)  # (the only string allowed is SERIAL)
+              or (executor is None and games - first < SERIAL_BELOW))
     report = on_progress or (lambda done, total: None)
     report(first, games)
-    results: dict[int, list[GameRecord]] = {}
+    results: dict[int, list[GameResult]] = {}
     if serial:
         done = first
         for c in chunks:
@@ -440,7 +351,7 @@ def _run(
             report(done, games)
     else:
         pool = executor if executor is not None else default_executor()
-        futures: dict[Future, _Chunk] = {pool.submit(play_chunk, c): c for c in chunks}
+        futures: dict[Future, Chunk] = {pool.submit(play_chunk, c): c for c in chunks}
         done = first
         try:
             for fut in as_completed(futures):
@@ -470,11 +381,11 @@ def _cache_key(game: str, specs: tuple[str, ...], rules: Any, seed: int, rotate:
             "rules": rules.to_dict()}
 
 
-def _row(r: GameRecord) -> list:
+def _row(r: GameResult) -> list:
     return [r.seed, list(r.seats), list(r.totals), list(r.winners), r.first_player]
 
 
-def _cached_records(key: dict, whole_run: _Chunk) -> list[GameRecord]:
+def _cached_records(key: dict, whole_run: Chunk) -> list[GameResult]:
     """The first (up to) `whole_run.stop` games of the cached run with these settings."""
     labels, seed, rotate = whole_run.labels, whole_run.seed, whole_run.rotate
     k = len(labels)
@@ -490,7 +401,7 @@ def _cached_records(key: dict, whole_run: _Chunk) -> list[GameRecord]:
         s, seats, totals, winners, first_player = row
         return (
             isinstance(seats, list) and all(is_int(b) for b in seats) and is_int(s)
-            and (s, tuple(seats)) == _seating(g, k, seed, rotate)
+            and (s, tuple(seats)) == seating(g, k, seed, rotate)
             and isinstance(totals, list) and len(totals) == k
             and all(type(t) is int for t in totals)
             and isinstance(winners, list) and all(is_int(w, k) for w in winners)
@@ -499,6 +410,6 @@ def _cached_records(key: dict, whole_run: _Chunk) -> list[GameRecord]:
         )
 
     rows = tournament_cache.load(key, check)[: whole_run.stop]
-    return [GameRecord(g, s, tuple(seats), tuple(labels[b] for b in seats), tuple(totals),
+    return [GameResult(g, s, tuple(seats), tuple(labels[b] for b in seats), tuple(totals),
                        tuple(winners), first_player)
             for g, (s, seats, totals, winners, first_player) in enumerate(rows)]

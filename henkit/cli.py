@@ -36,10 +36,29 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_name(args: argparse.Namespace) -> str:
+    """The command as typed, for messages: 'henkit odds', 'henkit simulate henpen'."""
+    words = ["henkit", getattr(args, "command", None), getattr(args, "game", None)]
+    return " ".join(str(w) for w in words if w)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Run the `henkit` command; returns the exit status."""
-    args = build_parser().parse_args(argv)
-    return args.run(args)
+    """Run the `henkit` command; returns the exit status.
+
+    Bad arguments stop in argparse (usage and error on stderr, exit 2). A ValueError a command
+    raises about its input after parsing (e.g. 8 bots for Henpen) is one line on stderr,
+    `henkit <command>: error: <message>`, and exit status 2, without a traceback.
+    """
+    if argv is not None and (not isinstance(argv, list | tuple)
+                             or not all(isinstance(a, str) for a in argv)):
+        raise ValueError(f"argv must be a list of command-line words (text), or None, not {argv!r}")
+    args = build_parser().parse_args(None if argv is None else list(argv))
+    try:
+        return args.run(args)
+    except ValueError as e:
+        message = " ".join(str(e).split()) or type(e).__name__
+        print(f"{command_name(args)}: error: {message}", file=sys.stderr)
+        return 2
 
 
 if __name__ == "__main__":

@@ -67,11 +67,20 @@ def on_dashboard() -> bool:
     return DASHBOARD_ENV in os.environ
 
 
+def check_figure(fig: object) -> Any:
+    """`fig` if it is a plotly figure (go.Figure); ValueError otherwise."""
+    from plotly.basedatatypes import BaseFigure
+
+    if not isinstance(fig, BaseFigure):
+        raise ValueError(f"fig must be a plotly figure (plotly.graph_objects.Figure), not {fig!r}")
+    return fig
+
+
 def figure_json(fig: Any) -> dict[str, Any]:
     """The figure as JSON-ready data and layout: what plotly's mimetype renderer sends."""
     import plotly.io as pio
 
-    return json.loads(pio.to_json(fig, validate=False, remove_uids=False))
+    return json.loads(pio.to_json(check_figure(fig), validate=False, remove_uids=False))
 
 
 def mimetype_bundle(fig: Any) -> dict[str, Any]:
@@ -106,6 +115,8 @@ def dashboard_bundle(fig: Any) -> dict[str, Any]:
 
 def figure_bundle(fig: Any, alt: str = "") -> dict[str, Any]:
     """The bundle that shows `fig` where this kernel runs, with `alt` as its plain text."""
+    if not isinstance(alt, str):
+        raise ValueError(f"alt must be text (what the figure shows, in words), not {alt!r}")
     bundle = dashboard_bundle(fig) if on_dashboard() else mimetype_bundle(fig)
     bundle["text/plain"] = alt or figure_title(fig)
     return bundle
@@ -113,5 +124,5 @@ def figure_bundle(fig: Any, alt: str = "") -> dict[str, Any]:
 
 def figure_title(fig: Any) -> str:
     """'Chart: <title>' (or 'Chart'): the text a figure is read as where it cannot be drawn."""
-    title = getattr(getattr(fig.layout, "title", None), "text", None)
+    title = getattr(getattr(check_figure(fig).layout, "title", None), "text", None)
     return f"Chart: {title}" if title else "Chart"

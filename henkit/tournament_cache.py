@@ -46,7 +46,7 @@ try:
 except ImportError:  # Windows has no flock: runs there do not wait for each other
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["MAX_ENTRIES", "OFF", "cache_dir", "fingerprint", "hold", "load", "store"]
+__all__ = ["MAX_ENTRIES", "OFF", "cache_dir", "check_key", "fingerprint", "hold", "load", "store"]
 
 OFF = "off"
 """HENKIT_CACHE=off turns the cache off."""
@@ -98,6 +98,17 @@ def fingerprint() -> str:
     return _FINGERPRINT
 
 
+def check_key(key: object) -> dict[str, Any]:
+    """`key` if it is a dict of settings with text keys that JSON can hold; ValueError if not."""
+    if not isinstance(key, dict) or not all(isinstance(k, str) for k in key):
+        raise ValueError(f"a cache key is a dict of settings with text keys, not {key!r}")
+    try:
+        json.dumps(key, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise ValueError(f"a cache key must hold JSON values only, not {key!r}") from None
+    return key
+
+
 def _path(folder: Path, key: dict[str, Any]) -> Path:
     text = json.dumps({"code": _FINGERPRINT, **key}, sort_keys=True)
     return folder / f"{hashlib.sha256(text.encode()).hexdigest()}.json"
@@ -113,6 +124,7 @@ def hold(key: dict[str, Any]) -> Iterator[None]:
     times. The lock (flock) goes with its holder, even one that dies. No lock is taken when the
     cache is off or cannot be written, or where flock does not exist.
     """
+    check_key(key)
     folder = cache_dir()
     with contextlib.ExitStack() as stack:  # closing the file releases the lock
         if folder is not None and fcntl is not None:
@@ -131,6 +143,9 @@ def load(key: dict[str, Any], check: Callable[[int, Row], bool] = lambda g, row:
     `check(g, row)` says whether row g is a game these settings could have played; an entry
     with a row that fails it is damaged, and is removed.
     """
+    check_key(key)
+    if not callable(check):
+        raise ValueError(f"check must be a function of (game number, row), not {check!r}")
     folder = cache_dir()
     if folder is None:
         return []
@@ -160,6 +175,13 @@ def load(key: dict[str, Any], check: Callable[[int, Row], bool] = lambda g, row:
 
 def store(key: dict[str, Any], rows: list[Row]) -> None:
     """Keep these games for these settings, unless the cache already holds as many or more."""
+    check_key(key)
+    if not isinstance(rows, list) or not all(isinstance(r, list) for r in rows):
+        raise ValueError(f"rows must be a list of games, each a list, not {rows!r}")
+    try:
+        json.dumps(rows, allow_nan=False)
+    except (TypeError, ValueError, RecursionError):
+        raise ValueError("rows must hold JSON values only") from None
     folder = cache_dir()
     if folder is None or not rows:
         return

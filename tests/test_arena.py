@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from henkit import arena
+from henkit import arena, results
 from henkit.arena import mean_interval, run_tournament, wilson_interval
 
 # -- intervals ---------------------------------------------------------------------------------
@@ -55,7 +55,7 @@ def test_wilson_interval_rejects_bad_input(wins, games):
 def test_mean_interval_by_hand():
     # mean 2.5, sample variance (2.25 + 0.25 + 0.25 + 2.25) / 3 = 5/3, standard error sqrt(5/12).
     mean, low, high = mean_interval([1, 2, 3, 4])
-    half = arena.Z95 * math.sqrt(5 / 12)
+    half = results.Z95 * math.sqrt(5 / 12)
     assert (mean, low, high) == pytest.approx((2.5, 2.5 - half, 2.5 + half))
     assert mean_interval([7]) == (7, 7, 7)
     with pytest.raises(ValueError):
@@ -87,14 +87,51 @@ def test_without_rotation_bots_keep_their_seats():
     assert all(r.seats == (0, 1) for r in t.records)
 
 
-def test_records_are_the_engines_games():
-    from henkit.henpen.bots import make_bot
-    from henkit.henpen.simulate import play_game
+@pytest.mark.parametrize("rotate", [True, False])
+def test_records_are_the_games_simulate_plays(rotate):
+    # One seating rule and one game loop: a tournament of spec strings and `simulate` with the
+    # same bots play the same games (simulate keeps the final states, the arena does not).
+    from henkit.henpen.bots import make_bot as henpen_bot
+    from henkit.henpen.simulate import simulate as henpen_simulate
+    from henkit.hens.bots import make_bot as hens_bot
+    from henkit.hens.simulate import simulate as hens_simulate
 
-    t = run_tournament("henpen", list(HENPEN), games=6, seed=2)
-    for r in t.records:
-        direct = play_game([make_bot(HENPEN[b]) for b in r.seats], r.seed, first_player=0)
-        assert (r.totals, r.winners) == (direct.totals, direct.winners)
+    for specs, make, simulate, game in (
+        (HENPEN, henpen_bot, henpen_simulate, "henpen"),
+        (("greedy", "random", "lookahead"), hens_bot, hens_simulate, "hens"),
+    ):
+        t = run_tournament(game, list(specs), games=7, seed=2, rotate=rotate, cache=False)
+        results = simulate([make(b) for b in specs], 7, seed=2, rotate=rotate)
+        assert list(t.records) == results
+        assert all(r.final is None for r in t.records)
+        assert all(r.final.is_over and r.final.scores() == r.totals for r in results)
+
+
+# The first games of three tournaments as the arena played them before issue 10 (commit
+# 22266c4): [seed, seats, totals, winners, first player]. The engines keep their random streams,
+# and the one game loop and seating rule play exactly these games.
+BEFORE = [
+    (("henpen", ["optimal", "threshold:25", "greedy"], 1, True), [
+        [1, [0, 1, 2], [20, 0, 1], [0], 0], [1, [1, 2, 0], [12, 0, 9], [0], 0],
+        [1, [2, 0, 1], [6, 9, 0], [1], 0], [2, [0, 1, 2], [11, 2, 2], [0], 0],
+        [2, [1, 2, 0], [12, 0, 3], [0], 0], [2, [2, 0, 1], [1, 7, 5], [1], 0]]),
+    (("hens", ["lookahead", "greedy", "random"], 2, True), [
+        [2, [0, 1, 2], [29, 28, -2], [0], 0], [2, [1, 2, 0], [19, 3, 26], [2], 0],
+        [2, [2, 0, 1], [-3, 31, 20], [1], 0], [3, [0, 1, 2], [10, 12, -8], [1], 0],
+        [3, [1, 2, 0], [12, 0, 24], [2], 0], [3, [2, 0, 1], [-4, 12, 9], [1], 0]]),
+    (("hens", ["greedy", "random", "greedy", "random"], 11, False), [
+        [11, [0, 1, 2, 3], [7, -14, 7, -8], [0], 0], [12, [0, 1, 2, 3], [15, -8, 13, -1], [0], 1],
+        [13, [0, 1, 2, 3], [17, -18, 15, -13], [0], 3],
+        [14, [0, 1, 2, 3], [2, -14, 18, -14], [2], 3]]),
+]
+
+
+@pytest.mark.parametrize(("settings", "rows"), BEFORE)
+def test_tournaments_play_the_same_games_as_before_issue_10(settings, rows):
+    game, bots, seed, rotate = settings
+    t = run_tournament(game, bots, len(rows), seed, rotate=rotate, cache=False)
+    assert [[r.seed, list(r.seats), list(r.totals), list(r.winners), r.first_player]
+            for r in t.records] == rows
 
 
 def test_summary_wins_add_up_and_win_rates_sum_to_one():
@@ -186,6 +223,11 @@ def test_dask_cluster_gives_identical_records(serial):
         (("henpen", ["greedy", "random"], 4), {"seed": -1}, "seed"),
         (("henpen", ["greedy", "random"], 4), {"chunk_size": 0}, "chunk_size"),
         (("henpen", ["greedy", "random"], 4), {"executor": "fast"}, "executor"),
+        (("henpen", ["greedy", "random"], 4), {"rotate": "yes"}, "rotate"),
+        (("henpen", ["greedy", "random"], 4), {"cache": None}, "cache"),
+        (("henpen", ["greedy", "random"], 10**6 + 1), {}, "games"),
+        (("henpen", [], 4), {}, "list"),
+        ((["henpen"], ["greedy", "random"], 4), {}, "game"),
         (("henpen", ["greedy", "random"], 4), {"on_progress": 3}, "on_progress"),
         (("hens", ["greedy"] * 5, 4), {}, "2 to 4"),
         (("henpen", ["greedy"] * 8, 4), {}, "players"),

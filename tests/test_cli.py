@@ -58,19 +58,19 @@ def test_odds_mid_turn_and_position():
 @pytest.mark.parametrize(
     "argv, message",
     [
-        (["--dice", "3", "--taken", "w", "--total", "2", "--target", "25"], "from 5 to 25"),
-        (["--dice", "9", "--taken", "5", "--total", "5"], "at most 7 of the 8 dice"),
-        (["--dice", "7", "--taken", "w", "--total", "50"], "from 5 to 5, not 50"),
-        (["--dice", "3", "--taken", "w,1,2,3,4,5", "--total", "20"], "at most 2 of the 8"),
+        (["--dice", "3", "--taken", "w", "--total", "2", "--target", "25"], "total of 2"),
+        (["--dice", "9", "--taken", "5", "--total", "5"], "at most 7"),
+        (["--dice", "7", "--taken", "w", "--total", "50"], "not 50"),
+        (["--dice", "3", "--taken", "w,1,2,3,4,5", "--total", "20"], "at most 2"),
         (["--exactly"], "--exactly needs --target"),
         (["--total", "20"], "give --dice too"),
         (["--grill", "21-30", "--target", "25"], "choose one"),
     ],
 )
 def test_odds_refuses_turns_that_cannot_happen(argv, message, capsys):
-    code, text = run("odds", *argv)
-    err = capsys.readouterr().err
-    assert code == 2 and text == "" and message in err
+    assert main(["odds", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith("henkit odds: error: ") and message in err
 
 
 @pytest.mark.parametrize("argv", [["odds", "--taken", "7"], ["odds", "--grill", "30-20"],
@@ -124,3 +124,64 @@ def test_main_returns_the_exit_status(capsys):
     assert main(["odds", "--target", "30"]) == 0
     assert f"{float(chance_at_least(30)):.3%}" in capsys.readouterr().out
     assert main(["odds", "--exactly"]) == 2
+
+
+# -- errors after parsing: one line on stderr, exit status 2 -----------------------------------
+
+SEVEN = ",".join(["greedy"] * 7)
+AFTER_PARSING = [
+    (["simulate", "henpen", "--bots", SEVEN + ",greedy"], "henkit simulate henpen"),
+    (["simulate", "hens", "--bots", "greedy"], "henkit simulate hens"),
+    (["simulate", "hens", "--bots", "greedy,random,greedy,random,greedy"], "henkit simulate hens"),
+    (["play", "henpen", "--bots", SEVEN], "henkit play henpen"),
+    (["play", "hens", "--players", "2", "--bots", "greedy,random"], "henkit play hens"),
+    (["play", "hens", "--players", "3", "--seat", "5"], "henkit play hens"),
+    (["odds", "--exactly"], "henkit odds"),
+    (["odds", "--dice", "3", "--taken", "w", "--total", "2", "--target", "25"], "henkit odds"),
+]
+
+
+@pytest.mark.parametrize(("argv", "command"), AFTER_PARSING)
+def test_bad_input_found_after_parsing_is_one_line_on_stderr(argv, command, capsys):
+    assert main(argv) == 2
+    out, err = capsys.readouterr()
+    assert out == ""
+    assert err.startswith(f"{command}: error: ") and err.endswith("\n")
+    assert err.count("\n") == 1 and "Traceback" not in err
+
+
+@pytest.mark.parametrize(("argv", "command"), AFTER_PARSING[:2] + AFTER_PARSING[4:6])
+def test_the_installed_command_says_the_same_without_a_traceback(argv, command):
+    proc = subprocess.run([sys.executable, "-m", "henkit", *argv], check=False,
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 2 and proc.stdout == ""
+    assert proc.stderr.startswith(f"{command}: error: ") and proc.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("game", ["henpen", "hens"])
+@pytest.mark.parametrize("games", ["0", "-3", "100001", "1e9", "x"])
+def test_games_must_be_from_1_to_100000(game, games, capsys):
+    try:
+        code = main(["simulate", game, "--games", games])
+    except SystemExit as stop:  # argparse's own error (usage and error on stderr)
+        code = stop.code
+    out, err = capsys.readouterr()
+    assert code == 2 and out == "" and "error:" in err and "games" in err
+
+
+def test_a_commands_value_error_is_caught_by_main_and_said_in_one_line(monkeypatch, capsys):
+    from henkit.hens import cli as hens_cli
+
+    def broken(args, out=None):
+        raise ValueError("first line\n  second line")
+
+    monkeypatch.setattr(hens_cli, "simulate", broken)
+    assert main(["simulate", "hens"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "henkit simulate hens: error: first line second line\n"
+
+
+def test_argparse_errors_stay_argparse_errors(capsys):
+    with pytest.raises(SystemExit) as stop:
+        main(["simulate", "chess"])
+    assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err

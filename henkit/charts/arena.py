@@ -1,7 +1,7 @@
 """Tournament charts: win rates and mean scores with their 95% confidence intervals.
 
-The intervals are computed by `henkit.arena` (Wilson for win rates, mean +- 1.96 standard errors
-for scores); these charts only draw them.
+The numbers are `henkit.results`' summary (Wilson intervals for win rates, mean +- 1.96 standard
+errors for scores, and how far each interval reaches either side); these charts only draw them.
 """
 
 from __future__ import annotations
@@ -29,26 +29,29 @@ def _rows(summary: Tournament | Sequence[BotSummary]) -> list[BotSummary]:
     return list(summary)
 
 
-def _label(s: BotSummary) -> str:
-    return s.bot if s.seat is None else f"{s.bot} (seat {s.seat})"
+def _text(x: object, what: str) -> None:
+    if not isinstance(x, str):
+        raise ValueError(f"{what} must be text, not {x!r}")
 
 
-def _bars(rows: list[BotSummary], value: str, low: str, high: str, fmt: str, what: str) -> dict:
-    labels = [_label(s) for s in rows]
+def _bars(rows: list[BotSummary], value: str, interval: tuple[str, str, str], fmt: str,
+          what: str) -> dict:
+    # Draws the summary's own numbers: values, their 95% intervals (BotSummary.win_error /
+    # score_error) and labels; nothing is computed here.
+    labels = [s.label for s in rows]
     if len(set(labels)) != len(labels):
         raise ValueError(f"each bot (and seat) must appear once, not {labels}")
     bots = list(dict.fromkeys(s.bot for s in rows))
-    y = [getattr(s, value) for s in rows]
-    lo = [getattr(s, low) for s in rows]
-    hi = [getattr(s, high) for s in rows]
+    low, high, error = interval
+    errors = [getattr(s, error) for s in rows]
     return {
-        "type": "bar", "x": labels, "y": y,
+        "type": "bar", "x": labels, "y": [getattr(s, value) for s in rows],
         "marker": {"color": [series_colour(bots.index(s.bot)) for s in rows]},
         "error_y": {"type": "data", "symmetric": False,
-                    "array": [max(0.0, h - v) for h, v in zip(hi, y, strict=True)],
-                    "arrayminus": [max(0.0, v - low_) for v, low_ in zip(y, lo, strict=True)],
+                    "array": [above for _, above in errors],
+                    "arrayminus": [below for below, _ in errors],
                     "color": NEUTRAL_COLOUR, "thickness": 2, "width": 8},
-        "customdata": [[a, b, s.games, s.wins] for a, b, s in zip(lo, hi, rows, strict=True)],
+        "customdata": [[getattr(s, low), getattr(s, high), s.games, s.wins] for s in rows],
         "hovertemplate": (f"%{{x}}: {what} %{{y:{fmt}}}<br>95% interval %{{customdata[0]:{fmt}}}"
                           f" to %{{customdata[1]:{fmt}}}<br>%{{customdata[3]:.4g}} wins in "
                           "%{customdata[2]} games<extra></extra>"),
@@ -58,8 +61,9 @@ def _bars(rows: list[BotSummary], value: str, low: str, high: str, fmt: str, wha
 def win_rate_chart(summary: Tournament | Sequence[BotSummary], title: str = "Win rates") -> go.Figure:
     """Each bot's share of games won (shared wins split), with its Wilson 95% interval."""
     rows = _rows(summary)
-    data: list[dict[str, Any]] = [_bars(rows, "win_rate", "win_low", "win_high", ".1%",
-                                        "won")]
+    _text(title, "title")
+    data: list[dict[str, Any]] = [_bars(rows, "win_rate", ("win_low", "win_high", "win_error"),
+                                        ".1%", "won")]
     games = sorted({s.games for s in rows})
     note = f"{games[0]} games each" if len(games) == 1 else "games per bot vary"
     lay = layout(f"{title} ({note}; bars: 95% confidence intervals)", "bot",
@@ -73,7 +77,10 @@ def mean_score_chart(
 ) -> go.Figure:
     """Each bot's mean score with its 95% interval (unit: 'worms' for Henpen, 'points' for Hens)."""
     rows = _rows(summary)
-    data: list[dict[str, Any]] = [_bars(rows, "mean_score", "score_low", "score_high", ".2f",
+    _text(title, "title")
+    _text(unit, "unit")
+    data: list[dict[str, Any]] = [_bars(rows, "mean_score",
+                                        ("score_low", "score_high", "score_error"), ".2f",
                                         f"mean {unit}")]
     lay = layout(f"{title} (bars: 95% confidence intervals)", "bot", f"mean {unit} per game",
                  showlegend=False, xaxis={"type": "category"})

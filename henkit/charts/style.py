@@ -14,6 +14,7 @@ from typing import Any
 
 import plotly.graph_objects as go
 
+from henkit.checks import whole
 from henkit.henpen.dice import FACES, WORM, face_name
 from henkit.hens.cards import BREEDS
 
@@ -82,27 +83,30 @@ PERCENT = ".1%"
 """How chances are shown on axes and in hover text."""
 
 
+def _face(face: object) -> int:
+    return whole(face, f"a die face (1 to 5, or {WORM} for the worm)", min(FACES), max(FACES))
+
+
 def face_label(face: int) -> str:
     """A face as a chart label: '1'..'5' or 'worm'."""
-    return face_name(face)
+    return face_name(_face(face))
 
 
 def face_colour(face: int) -> str:
-    """The colour of a die face."""
-    return FACE_COLOURS[face] if face in FACE_COLOURS else FACE_COLOURS[WORM]
+    """The colour of a die face (1..5, WORM)."""
+    return FACE_COLOURS[_face(face)]
 
 
 def breed_colour(code: str) -> str:
     """The colour of a breed (by code, e.g. 'Pa')."""
-    try:
-        return BREED_COLOURS[code]
-    except KeyError:
-        raise ValueError(f"no breed {code!r}; breeds are {', '.join(BREED_COLOURS)}") from None
+    if not isinstance(code, str) or code not in BREED_COLOURS:
+        raise ValueError(f"no breed {code!r}; breeds are {', '.join(BREED_COLOURS)}")
+    return BREED_COLOURS[code]
 
 
 def series_colour(i: int) -> str:
     """The i-th colour for several series (cycles)."""
-    return SERIES_COLOURS[i % len(SERIES_COLOURS)]
+    return SERIES_COLOURS[whole(i, "the series number") % len(SERIES_COLOURS)]
 
 
 def layout(
@@ -117,6 +121,9 @@ def layout(
 
     `chance_axis="y"` (or "x") formats that axis as percentages from 0.
     """
+    for what, text in (("title", title), ("x_title", x_title), ("y_title", y_title)):
+        if not isinstance(text, str):
+            raise ValueError(f"{what} must be text, not {text!r}")
     out: dict[str, Any] = {
         "template": TEMPLATE,
         "title": {"text": title},
@@ -137,4 +144,11 @@ def layout(
 
 def figure(data: list[dict[str, Any]], layout_dict: dict[str, Any]) -> go.Figure:
     """A plain go.Figure from trace and layout dicts (the one constructor every chart uses)."""
-    return go.Figure({"data": data, "layout": layout_dict})
+    if not isinstance(data, list | tuple) or not all(isinstance(t, dict) for t in data):
+        raise ValueError(f"data must be a list of trace dicts, not {data!r}")
+    if not isinstance(layout_dict, dict):
+        raise ValueError(f"layout must be a dict (see layout()), not {layout_dict!r}")
+    try:
+        return go.Figure({"data": list(data), "layout": layout_dict})
+    except TypeError as e:  # plotly's own checks raise ValueError, except for odd keys
+        raise ValueError(f"not a plotly figure's data and layout: {e}") from None

@@ -12,7 +12,8 @@ from concurrent.futures import Executor
 
 import ipywidgets as w
 
-from henkit.arena import SERIAL, Tournament, run_tournament
+from henkit.arena import MAX_GAMES, SERIAL, Tournament, run_tournament
+from henkit.checks import whole
 from henkit.widgets.common import button, esc, figure_output, keep_alive, say, status_line
 
 BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
@@ -23,6 +24,23 @@ BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
 """Bot specs offered per game (any `make_bot` spec works through `Arena.set_bots`)."""
 SEATS: Mapping[str, tuple[int, int]] = {"henpen": (2, 7), "hens": (2, 4)}
 UNITS = {"henpen": "worms", "hens": "points"}
+MAX_SEED = 2**31 - 1
+"""The largest seed the seed box takes."""
+
+
+def _specs(game: str, bots: object) -> list[str]:
+    """Bot specs (strings) for `game`'s seats; ValueError otherwise. A spec the game's
+    `make_bot` refuses is reported on the status line when the tournament runs."""
+    lo, hi = SEATS[game]
+    if isinstance(bots, str | bytes) or not isinstance(bots, Sequence):
+        raise ValueError(f"bots must be a list of bot specs, e.g. ['greedy', 'random'], not {bots!r}")
+    specs = list(bots)
+    if not lo <= len(specs) <= hi:
+        raise ValueError(f"{game} needs {lo} to {hi} bots, not {len(specs)}")
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise ValueError(f"bots are given by spec strings (e.g. 'greedy'), not {spec!r}")
+    return specs
 
 
 class Arena(w.VBox):
@@ -43,8 +61,20 @@ class Arena(w.VBox):
         executor: Executor | str = SERIAL,
         show_chart: bool = True,
     ) -> None:
-        if game not in BOT_CHOICES:
+        if not isinstance(game, str) or game not in BOT_CHOICES:
             raise ValueError(f"game must be one of {', '.join(BOT_CHOICES)}, not {game!r}")
+        bots = _specs(game, bots)
+        games = whole(games, "games", 1, MAX_GAMES)
+        seed = whole(seed, "seed", 0, MAX_SEED)
+        if not (
+            (isinstance(executor, str) and executor == SERIAL)
+            or isinstance(executor, Executor)
+            or callable(getattr(executor, "submit", None))
+        ):
+            raise ValueError(f"executor must be a concurrent.futures Executor or {SERIAL!r}, "
+                             f"not {executor!r}")
+        if not isinstance(show_chart, bool):
+            raise ValueError(f"show_chart must be True or False, not {show_chart!r}")
         self.executor = executor
         self.tournament: Tournament | None = None
         self.game_select = w.Dropdown(
@@ -55,9 +85,9 @@ class Arena(w.VBox):
                                       tooltip="How many bots sit at the table")
         self.bot_box = w.VBox()
         self.bot_selects: list[w.Dropdown] = []
-        self.games = w.BoundedIntText(value=games, min=1, max=1_000_000, description="Games",
+        self.games = w.BoundedIntText(value=games, min=1, max=MAX_GAMES, description="Games",
                                       tooltip="How many games to play")
-        self.seed = w.BoundedIntText(value=seed, min=0, max=2**31 - 1, description="Seed",
+        self.seed = w.BoundedIntText(value=seed, min=0, max=MAX_SEED, description="Seed",
                                      tooltip="The same seed gives the same games")
         self.rotate = w.Checkbox(value=True, indent=False, description="Rotate seats",
                                  tooltip="Every bot plays every seat equally often")
@@ -98,9 +128,7 @@ class Arena(w.VBox):
 
     def set_bots(self, bots: Sequence[str]) -> None:
         """Seat these bots (specs of the chosen game; unknown specs are added to the choices)."""
-        lo, hi = SEATS[self.game]
-        if not lo <= len(bots) <= hi:
-            raise ValueError(f"{self.game} needs {lo} to {hi} bots, not {len(bots)}")
+        bots = _specs(self.game, bots)
         self.seats.value = len(bots)  # _fit_seats makes the dropdowns
         for d, spec in zip(self.bot_selects, bots, strict=True):
             if spec not in d.options:
@@ -112,9 +140,7 @@ class Arena(w.VBox):
         self.bot_selects = []
         self.seats.min, self.seats.max = lo, hi
         choices = BOT_CHOICES[self.game]
-        wanted = list(bots) if bots else list(choices[:2])
-        if not lo <= len(wanted) <= hi:
-            raise ValueError(f"{self.game} needs {lo} to {hi} bots, not {len(wanted)}")
+        wanted = _specs(self.game, bots) if bots else list(choices[:2])
         self.seats.value = len(wanted)
         self._fit_seats()
         self.set_bots(wanted)

@@ -10,11 +10,15 @@ the same inside a kernel and in headless tests.
 from __future__ import annotations
 
 import html
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from numbers import Real
 from typing import Any
 
 import ipywidgets as w
+import numpy as np
+from traitlets import TraitError
 
+from henkit.checks import whole
 from henkit.display import figure_bundle
 from henkit.henpen.dice import WORM, face_name
 
@@ -23,14 +27,25 @@ from henkit.henpen.dice import WORM, face_name
 FACE_GLYPHS: dict[int, str] = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", WORM: "🪱"}
 
 
+def _face(face: object) -> int:
+    return whole(face, f"a die face (1 to 5, or {WORM} for the worm)", 1, WORM)
+
+
 def face_text(face: int) -> str:
     """A face as a button shows it: glyph and name, e.g. '⚂ 3' or '🪱 worm'."""
+    face = _face(face)
     return f"{FACE_GLYPHS[face]} {face_name(face)}"
 
 
 def dice_text(counts: tuple[int, ...] | None) -> str:
     """A counts tuple in glyphs and words, e.g. '⚂⚂ (2 × 3s), 🪱 (1 × worm)'."""
-    if not counts or not any(counts):
+    if counts is None:
+        return "nothing"
+    if isinstance(counts, str | bytes) or not isinstance(counts, Sequence) or len(counts) > WORM:
+        raise ValueError(f"counts must be up to {WORM} whole numbers (dice showing 1, 2, 3, 4, "
+                         f"5 and a worm), not {counts!r}")
+    counts = [whole(c, "a count of dice", 0, 1000) for c in counts]
+    if not any(counts):
         return "nothing"
     parts = []
     for face, c in enumerate(counts, start=1):
@@ -46,7 +61,8 @@ def status_line() -> w.HTML:
 
 def say(status: w.HTML, text: str, error: bool = False) -> None:
     """Write `text` to a status line; errors are shown in red and prefixed 'Not allowed:'."""
-    body = html.escape(text)
+    _html_widget(status)
+    body = html.escape(str(text))
     if error:
         body = f"<b style='color:#B00020'>Not allowed:</b> {body}"
     status.value = f"<div role='status' aria-live='polite'>{body}</div>"
@@ -56,6 +72,7 @@ def status_text(status: w.HTML) -> str:
     """The plain text of a status line (for tests and logs)."""
     import re
 
+    _html_widget(status)
     return html.unescape(re.sub(r"<[^>]+>", "", status.value))
 
 
@@ -66,12 +83,15 @@ def figure_output(fig: Any, alt: str = "") -> dict[str, Any]:
 
 def show_figure(out: w.Output, fig: Any, alt: str = "") -> None:
     """Replace what `out` shows with a plotly figure (and `alt`, a text equivalent)."""
+    _output(out)
     out.outputs = (figure_output(fig, alt),)
 
 
 def show_text(out: w.Output, text: str) -> None:
     """Replace what `out` shows with plain text (e.g. why there is no chart right now)."""
-    out.outputs = ({"output_type": "display_data", "data": {"text/plain": text}, "metadata": {}},)
+    _output(out)
+    out.outputs = ({"output_type": "display_data", "data": {"text/plain": str(text)},
+                    "metadata": {}},)
 
 
 MAX_BOT_MOVES = 100_000  # a guard against a broken bot: no game of either kind is this long
@@ -79,6 +99,8 @@ MAX_BOT_MOVES = 100_000  # a guard against a broken bot: no game of either kind 
 
 def play_until(move: Callable[[], Any], done: Callable[[], bool]) -> None:
     """Make one move, then more until `done()`; ValueError if that takes MAX_BOT_MOVES moves."""
+    _function(move, "move")
+    _function(done, "done")
     move()
     for _ in range(MAX_BOT_MOVES):
         if done():
@@ -97,7 +119,14 @@ def bot_buttons(next_move: Callable[[], Any], play_bots: Callable[[], Any]) -> t
 
 def button(description: str, tooltip: str, on_click: Callable[[], Any], **kw: Any) -> w.Button:
     """A Button with words on it and a tooltip, calling `on_click()` without arguments."""
-    b = w.Button(description=description, tooltip=tooltip, **kw)
+    if not isinstance(description, str) or not description or not isinstance(tooltip, str):
+        raise ValueError("a button needs words: description and tooltip must be text, "
+                         f"not {description!r} and {tooltip!r}")
+    _function(on_click, "on_click")
+    try:
+        b = w.Button(description=description, tooltip=tooltip, **kw)
+    except TraitError as e:
+        raise ValueError(f"not a Button setting: {e}") from None
     b.on_click(lambda _b: on_click())
     return b
 
@@ -109,7 +138,11 @@ def esc(text: object) -> str:
 
 def percent(p: float) -> str:
     """A chance as a short percentage: '12.3%', '<0.1%' for tiny non-zero chances."""
+    if isinstance(p, bool | np.bool_) or not isinstance(p, Real | np.integer | np.floating):
+        raise ValueError(f"a chance must be a number from 0 to 1, not {p!r}")
     p = float(p)
+    if not 0 <= p <= 1:
+        raise ValueError(f"a chance must be a number from 0 to 1, not {p!r}")
     if 0 < p < 0.0005:
         return "<0.1%"
     return f"{100 * p:.1f}%"
@@ -126,4 +159,21 @@ def keep_alive(widget: w.Widget) -> None:
     cell's last expression is held by nothing but its own reference cycles: the next garbage
     collection closes it and the page shows "Error displaying widget: model not found".
     """
+    if not isinstance(widget, w.Widget):
+        raise ValueError(f"only a widget can be kept alive, not {widget!r}")
     _ON_PAGES.append(widget)
+
+
+def _html_widget(status: object) -> None:
+    if not isinstance(status, w.HTML):
+        raise ValueError(f"a status line is an ipywidgets HTML (status_line()), not {status!r}")
+
+
+def _output(out: object) -> None:
+    if not isinstance(out, w.Output):
+        raise ValueError(f"out must be an ipywidgets Output, not {out!r}")
+
+
+def _function(f: object, what: str) -> None:
+    if not callable(f):
+        raise ValueError(f"{what} must be a function, not {f!r}")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
-from henkit.widgets import Arena, Barnyard, DiceTray, HenpenTable
+from henkit.widgets import Arena, BarnyardGame, DiceTray, HenpenTable
 
 
 def controls(root: w.Widget):
@@ -34,7 +34,7 @@ def check(root: w.Widget) -> int:
 @pytest.mark.parametrize("make", [
     lambda: DiceTray(seed=1, show_chart=False),
     lambda: HenpenTable(["optimal", "greedy"], seed=1, show_chart=False),
-    lambda: Barnyard(["greedy"], seed=1, show_chart=False),
+    lambda: BarnyardGame(["greedy"], seed=1, show_chart=False),
     lambda: Arena(),
 ])
 def test_every_control_has_words_before_and_after_a_few_moves(make):
@@ -45,7 +45,7 @@ def test_every_control_has_words_before_and_after_a_few_moves(make):
     elif isinstance(root, HenpenTable):
         root.tray.roll()
         root.tray.take(root.state.legal_actions()[0].face)
-    elif isinstance(root, Barnyard):
+    elif isinstance(root, BarnyardGame):
         if not root.my_turn:
             root.play_bots()
         root.source_buttons[0].click()
