@@ -503,11 +503,15 @@ def _reachable(n0: int, mask0: int, total0: int) -> list[tuple[int, int, int]]:
     return list(seen)
 
 
-@lru_cache(maxsize=32)
 def turn_space(root: TurnPoint) -> TurnSpace:
     """The (cached) turn space of every node reachable from `root`."""
     if not isinstance(root, TurnPoint):
         raise ValueError(f"a turn space grows from a TurnPoint, not {root!r}")
+    return _turn_space(root)
+
+
+@lru_cache(maxsize=32)
+def _turn_space(root: TurnPoint) -> TurnSpace:
     return TurnSpace(root)
 
 

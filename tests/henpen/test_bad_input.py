@@ -47,7 +47,8 @@ def public_callables() -> list[tuple[str, Any]]:
                 continue
             if isinstance(obj, type) and issubclass(obj, Enum):
                 continue  # Phase(junk) is checked below; Enum's functional API is not henkit's
-            if inspect.isfunction(obj) or inspect.isclass(obj):
+            if inspect.isfunction(obj) or inspect.isclass(obj) or (
+                    callable(obj) and hasattr(obj, "__wrapped__")):  # functools-wrapped too
                 out.append((f"{mod.__name__}.{name}", obj))
     return sorted(out, key=lambda x: x[0])
 
