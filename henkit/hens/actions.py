@@ -10,7 +10,6 @@ raises ValueError saying what is allowed; whether the move is legal is the state
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cache
 
 import numpy as np
 
@@ -161,6 +160,8 @@ COOP_AT: tuple[tuple[PlaceCoop | None, ...], ...] = tuple(
 )
 DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in CARDS)
 DRAW_DECK = Draw(DECK)
+DRAW_AT: tuple[tuple[Draw, ...], ...] = tuple(tuple(Draw(q, c) for c in CARDS) for q in range(4))
+"""DRAW_AT[seat][card]: the shared Draw of the top card of a seat's pile."""
 
 
 def place(k: int, cell: Cell) -> Place:
@@ -180,14 +181,10 @@ def discard(k: int) -> Discard:
 
 def draw(source: int, k: int | None = None) -> Draw:
     """The (shared) Draw action from source (DECK or a seat), naming the pile's top card k."""
-    if type(source) is int and (k is None or type(k) is Card):
-        return draw_action(source, k)
-    return Draw(source, k)
-
-
-@cache
-def draw_action(source: int, k: Card | None) -> Draw:
-    """The shared Draw action of an engine-made source and Card (no checks: `draw` checks)."""
+    if type(source) is int and 0 <= source < 4 and type(k) is Card:
+        return DRAW_AT[source][k]
+    if source == DECK and k is None:
+        return DRAW_DECK
     return Draw(source, k)
 
 

@@ -350,6 +350,12 @@ class Barnyard:
             raise ValueError(f"hen_mask needs a card's int 0-47, not {_short(k)}") from None
         return front & ~spread(bad) if bad else front
 
+    def hen_masks(self, kinds: tuple[int, ...]) -> list[int]:
+        """`hen_mask` of each card of `kinds`."""
+        if not isinstance(kinds, tuple | list):
+            raise ValueError(f"hen_masks needs a tuple of cards, not {_short(kinds)}")
+        return [self.hen_mask(k) for k in kinds]
+
     def hen_cells(self, k: int | str) -> list[Cell]:
         """Cells where card k (a Card, its int or a code like 'Pa3') may go as a hen."""
         return [CELL_OF[i] for i in bits_of(self.hen_mask(card(k)))]

@@ -32,7 +32,7 @@ from henkit.hens.scoring import (
     shape_facts,
     total_masks,
 )
-from henkit.hens.state import Phase, State, randbelow
+from henkit.hens.state import CHANCE_DRAW, DISCARD, DRAW, OVER, ROOSTER, State, randbelow
 
 # A hen's "kind" for scoring: its breed and eggs (medals go with the breed), packed in an int
 # with 6 low bits free for a cell bit, so `kind | cell` keys a cache without building a tuple.
@@ -265,14 +265,17 @@ def _name(name: object) -> str:
     return name
 
 
+_GENERATOR = np.random.Generator
+
+
 def _check_turn(state: object, rng: object) -> None:
     """ValueError unless a bot has a move at `state` (a Hens State at a decision node) and rng
     is a numpy Generator."""
-    if not isinstance(rng, np.random.Generator):
+    if type(rng) is not _GENERATOR and not isinstance(rng, _GENERATOR):
         raise ValueError(f"rng must be a numpy Generator, not {type(rng).__name__}")
-    if not isinstance(state, State):
+    if type(state) is not State and not isinstance(state, State):
         raise ValueError(f"a Hens bot chooses at a henkit.hens State, not {type(state).__name__}")
-    if state.phase is Phase.OVER or state.phase is Phase.CHANCE:
+    if state.phase is OVER or state.phase is CHANCE_DRAW:
         raise ValueError(f"no player decides in the {state.phase} phase")
 
 
@@ -327,13 +330,13 @@ class GreedyBot:
         _check_turn(state, rng)
         p = state.player
         phase = state.phase
-        if phase is Phase.ROOSTER:
+        if phase is ROOSTER:
             return _best_rooster(state.barnyards[p], state.goal)
         ev = self._evaluator(state.barnyards[p], state.goal)
         hand = tuple(dict.fromkeys(state.hands[p]))  # distinct cards in order: hands are sorted
-        if phase is Phase.DRAW:
+        if phase is DRAW:
             return self._draw(state, ev, hand)
-        if phase is Phase.DISCARD:
+        if phase is DISCARD:
             return DISCARDS[self._worst(ev, hand)]
         k, i, coop = self._place(ev, hand)
         self._next = ev.after(k, i, coop)  # the barnyard of this bot's next decision

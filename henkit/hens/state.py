@@ -33,6 +33,7 @@ from henkit.hens.actions import (
     COOP_AT,
     DECK,
     DISCARDS,
+    DRAW_AT,
     DRAW_DECK,
     PLACE_AT,
     Discard,
@@ -40,7 +41,6 @@ from henkit.hens.actions import (
     Place,
     PlaceCoop,
     PlaceRooster,
-    draw_action,
 )
 from henkit.hens.barnyard import (
     CELL_OF,
@@ -265,14 +265,16 @@ class State:
     def draw_sources(self) -> list[int]:
         """Where the player to move may draw from now (H7): DECK while it holds cards, then the
         seats whose pile may be drawn (`pile_problem`)."""
-        piles = _pile_sources(self.player, self.rules.players, self.round == 1,
-                              tuple(map(bool, self.discards)))
-        return [DECK, *piles] if self.deck else list(piles)
+        return list(self._sources())
+
+    def _sources(self) -> tuple[int, ...]:
+        """`draw_sources()` as a tuple from the functools cache of `_pile_sources`."""
+        return _pile_sources(self.player, self.rules.players, self.round == 1,
+                             tuple(map(bool, self.discards)), bool(self.deck))
 
     def _can_draw(self) -> bool:
         """True when some draw source is left: `draw_sources()` is not empty."""
-        return bool(self.deck) or bool(_pile_sources(
-            self.player, self.rules.players, self.round == 1, tuple(map(bool, self.discards))))
+        return bool(self.deck) or bool(self._sources())
 
     def legal_actions(self) -> list[Any]:
         """Every legal move now (at a chance node: the cards the deck may bring).
@@ -284,8 +286,8 @@ class State:
             return self.legal_moves().to_list()
         if ph is DRAW:
             piles = self.discards
-            return [draw_action(q, piles[q][-1]) if q != DECK else DRAW_DECK
-                    for q in self.draw_sources()]
+            return [DRAW_AT[q][piles[q][-1]] if q != DECK else DRAW_DECK
+                    for q in self._sources()]
         if ph is DISCARD:
             return [DISCARDS[k] for k in _distinct(self.hands[p])]
         if ph is CHANCE_DRAW:
@@ -304,6 +306,12 @@ class State:
         if self.phase is PLACE:
             p = self.player
             return Placements(_distinct(self.hands[p]), self.barnyards[p])
+        if self.phase is DRAW:
+            piles = self.discards
+            return [DRAW_AT[q][piles[q][-1]] if q != DECK else DRAW_DECK
+                    for q in self._sources()]
+        if self.phase is DISCARD:
+            return [DISCARDS[k] for k in _distinct(self.hands[self.player])]
         return self.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
@@ -406,7 +414,7 @@ class State:
         yard = self.barnyards[p].place(k, action.cell, coop)  # ValueError naming the rule
         s = self._copy()
         s.barnyards = _set(self.barnyards, p, yard)
-        if yard.rooster_cell != self.rooster_choices[p]:
+        if self.round > ROOSTER_ROUND and yard.rooster_cell != self.rooster_choices[p]:
             # A card at row or column -1 shifts the frame: the revealed rooster's cell moves.
             s.rooster_choices = _set(self.rooster_choices, p, yard.rooster_cell)
         s.hands = _set(self.hands, p, _without(hand, k))
@@ -645,11 +653,10 @@ class Placements(Sequence):
     __slots__ = ("_hens", "_n", "kinds", "masks", "open")
 
     def __init__(self, kinds: tuple[Card, ...], yard: Barnyard) -> None:
-        if type(yard) is not Barnyard or type(kinds) is not tuple or not all(
-                type(k) is Card for k in kinds):
+        if type(yard) is not Barnyard or type(kinds) is not tuple:
             raise ValueError("Placements needs a tuple of distinct Cards and a Barnyard")
         self.kinds = kinds
-        self.masks = [yard.hen_mask(k) for k in kinds]
+        self.masks = yard.hen_masks(kinds)  # ValueError for anything but cards
         self.open = yard.open_mask()
         self._hens = sum(m.bit_count() for m in self.masks)
         self._n = self._hens + len(kinds) * self.open.bit_count()
@@ -710,11 +717,13 @@ def pile_problem(source: int, player: int, players: int, round: int, pile: int) 
 
 
 @lru_cache(maxsize=1024)  # a speed layer over `pile_problem`: few (seat, round 1?, piles) cases
-def _pile_sources(player: int, players: int, first_round: bool,
-                  nonempty: tuple[bool, ...]) -> tuple[int, ...]:
-    """The seats whose pile `player` may draw from (`pile_problem` is None)."""
-    return tuple(q for q in range(players)
-                 if pile_problem(q, player, players, 2 - first_round, nonempty[q]) is None)
+def _pile_sources(player: int, players: int, first_round: bool, nonempty: tuple[bool, ...],
+                  deck: bool) -> tuple[int, ...]:
+    """DECK if the deck holds cards, then the seats whose pile `player` may draw from
+    (`pile_problem` is None)."""
+    piles = tuple(q for q in range(players)
+                  if pile_problem(q, player, players, 2 - first_round, nonempty[q]) is None)
+    return (DECK, *piles) if deck else piles
 
 
 # ----- what is publicly known about the hands -----
@@ -758,7 +767,6 @@ def _without(cards: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
     return cards[:i] + cards[i + 1:]
 
 
-@lru_cache(maxsize=1 << 14)  # hands recur
 def _distinct(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """The distinct cards of a sorted tuple, in order."""
     return tuple(dict.fromkeys(cards))
