@@ -12,16 +12,19 @@ Schema (the same in SQLite and PostgreSQL, `schema_sql`):
 
   | index                   | columns                         | rows             | serves          |
   |-------------------------|---------------------------------|------------------|-----------------|
-  | henkit_records_session  | session, page, kind             | all              | summary, status |
+  | henkit_records_session  | session, page, kind             | all              | status, pages   |
   | henkit_first_rolls      | session, dice, worms (+ kind,   | rolls, taken = 0 | roll_tallies    |
   |                         | taken)                          |                  |                 |
   | henkit_roll_busts       | session, dice, n_taken, bust    | rolls            | bust_tallies    |
   | henkit_turn_endings     | session, who, failure, total    | turns            | turn_endings    |
   | henkit_card_draws       | session, source, card           | draws            | draw_tallies    |
+  | henkit_barnyards        | session, who, total             | barnyards        | summary         |
   | (unique)                | page, seq                       | all              | exactly once    |
   | henkit_sessions_started | started, id (henkit_sessions)   | all sessions     | current session |
 
-  (The partial indexes also end with `kind`, and taken, to cover their queries.)
+  (The partial indexes also end with `kind`, and taken, to cover their queries.) The summary
+  counts each kind on its kind's index and the distinct pages by hopping along
+  henkit_records_session from page to page (one index search per page, not per record).
 
   Every aggregate is one statement that reads only its index (the tests check SQLite's query
   plans); `board()` is all of them in one statement (UNION ALL), one round trip per refresh.
@@ -51,6 +54,7 @@ from typing import Any, Self, TextIO
 from henkit.classpool.records import (
     COUNT_COLUMNS,
     DECK,
+    KINDS,
     BarnyardRecord,
     DrawRecord,
     Record,
@@ -225,6 +229,8 @@ def schema_sql(id_column: str) -> tuple[str, ...]:
         " ON henkit_records (session, who, failure, total, kind) WHERE kind = 'turn'"),
         ("CREATE INDEX IF NOT EXISTS henkit_card_draws"
         " ON henkit_records (session, source, card, kind) WHERE kind = 'draw'"),
+        ("CREATE INDEX IF NOT EXISTS henkit_barnyards"
+        " ON henkit_records (session, who, total, kind) WHERE kind = 'barnyard'"),
     )
 
 
@@ -232,6 +238,17 @@ CURRENT_SESSION_SQL = "SELECT id, started FROM henkit_sessions ORDER BY started 
 
 # The session an aggregate reads: the one given, else the current one, inside the same statement.
 _SESSION = "COALESCE(CAST(? AS TEXT), (SELECT id FROM henkit_sessions ORDER BY started DESC, id DESC LIMIT 1))"
+
+# Distinct pages without reading every record: hop from page to page along the (session, page)
+# index (a "loose index scan"), one index search per page.
+_PAGES = (
+    "WITH RECURSIVE hop(page) AS ("
+    f"SELECT min(page) FROM henkit_records WHERE session = {_SESSION}"
+    " UNION ALL SELECT (SELECT min(page) FROM henkit_records"
+    f" WHERE session = {_SESSION} AND page > hop.page)"
+    " FROM hop WHERE hop.page IS NOT NULL)"
+    " SELECT count(page) FROM hop"
+)
 
 # Every aggregate returns rows of the same shape (part, i1, i2, t1, t2, n1..n5) so that the
 # board can read them all as one UNION ALL.
@@ -256,16 +273,21 @@ AGGREGATES: dict[str, str] = {
         f" FROM henkit_records WHERE kind = 'draw' AND session = {_SESSION}"
         " GROUP BY source, card",
     "summary":
-        f"SELECT 'summary', {_I}, {_I}, {_SESSION}, {_T}, count(DISTINCT page),"
-        " count(CASE WHEN kind = 'roll' THEN 1 END), count(CASE WHEN kind = 'turn' THEN 1 END),"
-        " count(CASE WHEN kind = 'draw' THEN 1 END),"
-        " count(CASE WHEN kind = 'barnyard' THEN 1 END)"
-        f" FROM henkit_records WHERE session = {_SESSION}",
+        f"SELECT 'summary', {_I}, {_I}, {_SESSION}, {_T}, ({_PAGES}),"
+        + ", ".join(f"(SELECT count(*) FROM henkit_records WHERE kind = '{kind}'"
+                    f" AND session = {_SESSION})" for kind in KINDS),
 }
 """Each aggregate query of the class board; its parameters: the session (None: the current), as
 many times as it has "?"."""
 BOARD_SQL = " UNION ALL ".join(AGGREGATES.values())
 """The whole class board in one statement (its parameters: the session, once per "?")."""
+
+
+INSERT_ROWS = 500
+"""Rows sent to the database at once inside a write (a big batch goes in pieces)."""
+ROW_VALUES = "(" + ", ".join(_SESSION if c == "session" else "?" for c in COLUMNS) + ")"
+"""One row of an INSERT's VALUES: a record without a session joins the current one, read in
+the same statement as the write (so a `henkit class new` cannot come in between)."""
 
 
 def board_from_rows(session: str | None, rows: Iterable[Sequence[Any]]) -> Board:
@@ -376,6 +398,9 @@ class SQLStore(ClassStore):
 
     paramstyle = "?"
     driver_errors: tuple[type[BaseException], ...] = ()
+    single_statement = False
+    """Whether a one-statement write skips the explicit transaction (saves a network round
+    trip; SQLite keeps BEGIN IMMEDIATE, which costs nothing there)."""
 
     def __init__(self) -> None:
         self._lock = threading.RLock()
@@ -397,6 +422,11 @@ class SQLStore(ClassStore):
         return False
 
     # ----- shared -------------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        """Whether this process holds an open connection (that worked when last used)."""
+        return self._conn is not None and self._pid == os.getpid()
 
     def _sql(self, sql: str) -> str:
         return sql if self.paramstyle == "?" else sql.replace("?", self.paramstyle)
@@ -463,8 +493,8 @@ class SQLStore(ClassStore):
 
     def add_many(self, records: Iterable[Record]) -> int:
         """Write records, all or none; return how many were new (a known (page, seq) is skipped)."""
-        if isinstance(records, Record):
-            raise ValueError("add_many takes a list of records; use add for one")
+        if isinstance(records, Record | str | bytes) or not isinstance(records, Iterable):
+            raise ValueError(f"add_many takes a list of records (add takes one), not {records!r}")
         batch = [check_record(r) for r in records]
         for r in batch:
             if r.page is None:
@@ -473,23 +503,28 @@ class SQLStore(ClassStore):
         if not batch:
             return 0
         own = {r.session for r in batch} - {None}
-        with self._connection() as conn, self._write(conn) as cur:
-            session, _ = self._current(cur)
-            for s in own:
-                cur.execute(self._sql("SELECT count(*) FROM henkit_sessions WHERE id = ?"), (s,))
-                if cur.fetchone()[0] == 0:
-                    raise ValueError(f"this class pool has no session {s!r}: a record keeps its "
-                                     "own session only if the store has it")
-            stamp = now_us()
-            rows = [record_values(r, r.session or session,
-                                  stamp if r.time is None else to_us(r.time)) for r in batch]
-            cur.executemany(self._sql(
-                f"INSERT INTO henkit_records ({', '.join(COLUMNS)})"
-                f" VALUES ({', '.join('?' * len(COLUMNS))}) ON CONFLICT (page, seq) DO NOTHING"),
-                rows)
-            return self._inserted(cur, rows)
+        stamp = now_us()
+        rows = [record_values(r, r.session, stamp if r.time is None else to_us(r.time))
+                for r in batch]
+        with self._connection() as conn:
+            if len(rows) == 1 and not own and self.single_statement:
+                # One statement is atomic by itself: no BEGIN/COMMIT round trips.
+                return self._insert(conn.cursor(), rows)
+            with self._write(conn) as cur:
+                for s in sorted(own):
+                    cur.execute(self._sql("SELECT count(*) FROM henkit_sessions WHERE id = ?"),
+                                (s,))
+                    if cur.fetchone()[0] == 0:
+                        raise ValueError(f"this class pool has no session {s!r}: a record keeps "
+                                         "its own session only if the store has it")
+                return sum(self._insert(cur, rows[i:i + INSERT_ROWS])
+                           for i in range(0, len(rows), INSERT_ROWS))
 
-    def _inserted(self, cur: Any, rows: list[tuple[Any, ...]]) -> int:
+    def _insert(self, cur: Any, rows: list[tuple[Any, ...]]) -> int:
+        """Insert rows (one prepared statement, many times); return how many were new."""
+        cur.executemany(self._sql(
+            f"INSERT INTO henkit_records ({', '.join(COLUMNS)}) VALUES {ROW_VALUES}"
+            " ON CONFLICT (page, seq) DO NOTHING"), rows)
         return cur.rowcount
 
     def status(self) -> StoreStatus:

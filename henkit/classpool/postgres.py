@@ -33,6 +33,7 @@ class PostgresStore(SQLStore):
     """A class pool in a PostgreSQL database given by a `postgresql://...` URL."""
 
     paramstyle = "%s"
+    single_statement = True
 
     def __init__(self, url: str, *, connect_timeout: int = 5) -> None:
         if not isinstance(url, str) or not URL.fullmatch(url):

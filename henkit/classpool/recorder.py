@@ -7,7 +7,12 @@ kept records are written when the store is back: on a later record (at most once
 `retry_interval` seconds, so a page does not wait on a dead server at every roll) or on
 `flush()`. The store writes a (page, seq) once, so a write whose answer was lost can be sent
 again without doubling it. At most `limit` records wait; beyond that the oldest are dropped and
-counted in `dropped` (the README says so).
+counted in `dropped`.
+
+With `background=True` a thread of the recorder's own does the writing: `record` only queues,
+so a click never waits for a slow or unreachable server (a connection attempt can take
+seconds). Without it (the default, simplest to reason about in tests and scripts) `record`
+writes before it returns.
 """
 
 from __future__ import annotations
@@ -18,6 +23,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Iterable
+from itertools import islice
 
 from henkit.checks import whole
 from henkit.classpool.base import ClassStore, StoreError
@@ -40,7 +46,7 @@ class Recorder:
 
     def __init__(self, store: ClassStore | str | os.PathLike[str] | None = None, *,
                  data_dir: str | os.PathLike[str] | None = None, page: str | None = None,
-                 limit: int = LIMIT, retry_interval: float = 2.0,
+                 limit: int = LIMIT, retry_interval: float = 2.0, background: bool = False,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.page = new_page_id() if page is None else check_page(page)
         self.limit = whole(limit, "limit (records kept while the class pool is offline)", 1,
@@ -49,6 +55,8 @@ class Recorder:
                 0 <= retry_interval <= 3600):
             raise ValueError("retry_interval is a number of seconds from 0 to 3600, not "
                              f"{retry_interval!r}")
+        if not isinstance(background, bool):
+            raise ValueError(f"background is True or False, not {background!r}")
         self.retry_interval = float(retry_interval)
         if isinstance(store, ClassStore):
             self._store: ClassStore | None = store
@@ -60,10 +68,12 @@ class Recorder:
             open_store(target, data_dir=data_dir)
             self._opener = lambda: open_store(target, data_dir=data_dir)
         self._clock = clock
-        self._lock = threading.RLock()
+        self._queue = threading.Condition()  # guards the waiting records and the counters
+        self._writing = threading.Lock()  # one write at a time
         self._pending: deque[Record] = deque()
         self._next_seq = 0
         self._last_try = -float("inf")
+        self._closed = False
         self.online = True
         """Whether the last write reached the store (True before any write)."""
         self.dropped = 0
@@ -72,6 +82,11 @@ class Recorder:
         """Records this recorder has written to the store."""
         self.last_error: str | None = None
         """Why the last write failed (None after a write that worked)."""
+        self._thread: threading.Thread | None = None
+        if background:
+            self._thread = threading.Thread(target=self._run, name=f"henkit-recorder-{self.page}",
+                                            daemon=True)
+            self._thread.start()
 
     def __repr__(self) -> str:
         state = "online" if self.online else "offline"
@@ -88,66 +103,107 @@ class Recorder:
         """The store written to (None until it could be opened)."""
         return self._store
 
-    def record(self, record: Record) -> bool:
-        """Stamp and write one record (or keep it if the pool is offline); True if written now.
+    def record(self, record: Record) -> None:
+        """Stamp one record and write it (or keep it while the pool is offline).
 
-        Never raises because the store is unreachable; a record that is not one (ValueError)
-        is the caller's mistake and raises.
+        Never raises because the store is unreachable (see `online`); a record that is not one
+        is the caller's mistake: ValueError.
         """
         self.record_many([record])
-        return not self._pending
 
-    def record_many(self, records: Iterable[Record]) -> bool:
-        """Stamp and write records (kept if the pool is offline); True if nothing is left waiting."""
+    def record_many(self, records: Iterable[Record]) -> None:
+        """Stamp records and write them (or keep them while the pool is offline)."""
+        if isinstance(records, Record | str | bytes) or not isinstance(records, Iterable):
+            raise ValueError(f"record_many takes a list of records, not {records!r}")
         batch = [check_record(r) for r in records]
-        with self._lock:
+        for r in batch:
+            if r.page not in (None, self.page):
+                raise ValueError(f"this recorder writes page {self.page}'s records, not "
+                                 f"page {r.page}'s")
+        with self._queue:
+            if self._closed:
+                raise ValueError("this recorder is closed")
             for r in batch:
-                if r.page not in (None, self.page):
-                    raise ValueError(f"this recorder writes page {self.page}'s records, not "
-                                     f"page {r.page}'s")
                 stamped = r.stamped(page=self.page, seq=self._next_seq)
                 self._next_seq += 1
                 if len(self._pending) >= self.limit:
                     self._pending.popleft()
                     self.dropped += 1
                 self._pending.append(stamped)
-            if self.online or self._clock() - self._last_try >= self.retry_interval:
-                self._write()
-            return not self._pending
+            self._queue.notify()
+        if self._thread is None and self._due():
+            self._write()
 
     def flush(self) -> bool:
         """Write every waiting record now if the store can be reached; True if none is left."""
-        with self._lock:
-            self._write()
-            return not self._pending
+        self._write()
+        return not self._pending
+
+    def _due(self) -> bool:
+        return self.online or self._clock() - self._last_try >= self.retry_interval
 
     def _write(self) -> None:
-        self._last_try = self._clock()
-        try:
-            if self._store is None and self._opener is not None:
-                self._store = self._opener()
-            while self._pending and self._store is not None:
-                chunk = [self._pending[i] for i in range(min(CHUNK, len(self._pending)))]
-                self._store.add_many(chunk)
-                for _ in chunk:
+        with self._writing:
+            self._last_try = self._clock()
+            for attempt in (1, 2):
+                was_connected = bool(getattr(self._store, "connected", False))
+                try:
+                    self._write_pending()
+                except (StoreError, OSError) as e:
+                    # A connection that worked before and broke (a restarted server) is
+                    # dropped by the store: one more try opens a new one at once.
+                    if attempt == 1 and was_connected and not getattr(self._store, "connected",
+                                                                      True):
+                        continue
+                    if self.online:
+                        LOG.warning("class pool offline, keeping records in memory: %s", e)
+                    self.online = False
+                    self.last_error = str(e)
+                    return
+                break
+            if not self.online:
+                LOG.info("class pool back online")
+            self.online = True
+            self.last_error = None
+
+    def _write_pending(self) -> None:
+        if self._store is None and self._opener is not None:
+            self._store = self._opener()
+        while self._store is not None:
+            with self._queue:
+                chunk = list(islice(self._pending, CHUNK))
+            if not chunk:
+                return
+            self._store.add_many(chunk)
+            last = chunk[-1].seq
+            with self._queue:
+                # The oldest may have been dropped meanwhile: remove by number, not by count.
+                while self._pending and self._pending[0].seq <= last:  # type: ignore[operator]
                     self._pending.popleft()
                 self.written += len(chunk)
-        except (StoreError, OSError) as e:
-            if self.online:
-                LOG.warning("class pool offline, keeping records in memory: %s", e)
-            self.online = False
-            self.last_error = str(e)
-            return
-        if not self.online:
-            LOG.info("class pool back online")
-        self.online = True
-        self.last_error = None
+
+    def _run(self) -> None:
+        """The background writer: write whenever records wait and a write is due."""
+        while True:
+            with self._queue:
+                while not self._closed and not (self._pending and self._due()):
+                    wait = None if not self._pending else max(
+                        0.01, self.retry_interval - (self._clock() - self._last_try))
+                    self._queue.wait(wait)
+                if self._closed:
+                    return
+            self._write()
 
     def close(self) -> None:
-        """Try a last flush, then close the store if this recorder opened it."""
-        with self._lock:
-            if self._pending:
-                self._write()
-            if self._opener is not None and self._store is not None:
-                self._store.close()
-                self._store = None
+        """Stop the background writer, try a last flush, close the store if this recorder
+        opened it."""
+        with self._queue:
+            self._closed = True
+            self._queue.notify_all()
+        if self._thread is not None:
+            self._thread.join(timeout=30)
+        if self._pending:
+            self._write()
+        if self._opener is not None and self._store is not None:
+            self._store.close()
+            self._store = None
