@@ -50,7 +50,11 @@ def main(argv: list[str]) -> int:
         module = importlib.import_module(f"benchmarks.{name}")
         print(f"running {name} ...", file=sys.stderr, flush=True)
         takes = inspect.signature(module.run).parameters
-        results.extend(module.run(**{k: v for k, v in options.items() if k in takes}))
+        try:
+            results.extend(module.run(**{k: v for k, v in options.items() if k in takes}))
+        except ValueError as e:  # e.g. a --against that git does not know
+            print(f"python -m benchmarks {name}: error: {e}", file=sys.stderr)
+            return 2
     print(format_table(results))
     return 0
 
