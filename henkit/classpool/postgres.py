@@ -18,11 +18,6 @@ from henkit.classpool.base import SQLStore, StoreError, schema_sql
 ADVISORY_LOCK = 0x68656E6B6974  # "henkit": the lock servers take to create the schema
 URL = re.compile(r"postgres(ql)?://.*", re.DOTALL)
 
-try:  # psycopg is in henkit's kit and test extras; SQLite needs nothing
-    import psycopg
-except ImportError:  # pragma: no cover - the kit installs it
-    psycopg = None  # type: ignore[assignment]
-
 
 def hide_password(url: str) -> str:
     """A PostgreSQL URL with its password (if any) replaced by ***."""
@@ -42,10 +37,7 @@ class PostgresStore(SQLStore):
                 1 <= connect_timeout <= 600):
             raise ValueError("connect_timeout is a whole number of seconds from 1 to 600, not "
                              f"{connect_timeout!r}")
-        if psycopg is None:  # pragma: no cover
-            raise StoreError("the PostgreSQL class pool needs psycopg: pip install 'psycopg[binary]'")
         super().__init__()
-        self.driver_errors = (psycopg.Error,)
         self.url = url
         self.location = hide_password(url)
         self.connect_timeout = connect_timeout
@@ -55,6 +47,13 @@ class PostgresStore(SQLStore):
 
     def _connect(self) -> Any:
         """Connect (autocommit) and create the schema and first session when missing."""
+        # Imported here: psycopg takes a kernel 0.15 s to import, and most pools are SQLite.
+        try:
+            import psycopg
+        except ImportError:  # pragma: no cover - henkit's kit installs it
+            raise StoreError("the PostgreSQL class pool needs psycopg: pip install "
+                             "'psycopg[binary]'") from None
+        self.driver_errors = (psycopg.Error,)
         conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
         try:
             ready = conn.execute("SELECT to_regclass('henkit_card_draws') IS NOT NULL").fetchone()

@@ -223,3 +223,9 @@ def wait_for(check: Callable[[], bool], timeout: float = 30.0) -> bool:
             return False
         time.sleep(0.05)
     return True
+
+
+@pytest.fixture
+def find_postgres() -> Callable[[], Path]:
+    """The function that finds PostgreSQL's server programs (or fails the test session)."""
+    return postgres_bindir

@@ -88,13 +88,19 @@ def write_until_killed(path: str, page: str, report: int, batch: int) -> None:
         committed += batch
 
 
-def last_report(fd: int) -> int:
-    """The last number a killed writer reported (the records it knew were committed)."""
-    data = b""
-    while chunk := os.read(fd, 65536):
-        data += chunk
-    numbers = data.split()
-    return int(numbers[-1]) if numbers else 0
+def read_reports(fd: int, until: int | None = None, last: int = 0, timeout: float = 60) -> int:
+    """The last number a writer reported (`last` if none more): read until it reports `until`
+    or more, or (None) until the pipe closes because the writer is dead. Each report is one
+    short write, which a pipe delivers whole."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return last
+        last = int(chunk.split()[-1])
+        if until is not None and last >= until:
+            return last
+    raise AssertionError("the writer reported too little in time")
 
 
 @pytest.mark.slow
@@ -114,13 +120,14 @@ def test_writer_killed_mid_write_leaves_sqlite_intact(tmp_path: Path, batch: int
         writer = FORK.Process(target=write_until_killed, args=(path, page, write, batch))
         writer.start()
         os.close(write)
-        time.sleep(0.2 + 0.3 * rng.random())  # well into its writing loop
+        early = read_reports(read, until=20 * batch)  # well into its writing loop, then more
+        time.sleep(0.05 + 0.2 * rng.random())
         os.kill(writer.pid, signal.SIGKILL)
         writer.join()
-        reported = last_report(read)
+        reported = read_reports(read, last=early)
         os.close(read)
         assert writer.exitcode == -signal.SIGKILL
-        assert reported >= 10 * batch, "the writer had barely started"
+        assert reported >= 20 * batch
         with sqlite3.connect(path) as conn:
             assert conn.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
             seqs = [s for (s,) in conn.execute(
