@@ -67,6 +67,7 @@ __all__ = [
     "SERIAL",
     "Z95",
     "BotSummary",
+    "Chunk",
     "GameResult",
     "Tournament",
     "default_executor",
@@ -144,6 +145,16 @@ class Tournament:
     rotate: bool
     records: tuple[GameResult, ...]
     cached: int = field(default=0, compare=False)  # the first `cached` games were read, not played
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.game, str) or self.game not in GAMES:
+            raise ValueError(f"game must be one of {', '.join(GAMES)}, not {self.game!r}")
+        if not isinstance(self.records, tuple | list) or not all(
+                isinstance(r, GameResult) for r in self.records):
+            raise ValueError("records must be a tuple of GameResult (a tournament's games), "
+                             f"not {self.records!r}"[:300])
+        object.__setattr__(self, "records", tuple(self.records))
+        whole(self.cached, "cached", 0, len(self.records))
 
     @property
     def games(self) -> int:

@@ -50,7 +50,11 @@ def make_rng(seed: Seed) -> np.random.Generator:
 
 @runtime_checkable
 class GameState(Protocol):
-    """The shape every game state in henkit has (modelled on OpenSpiel's)."""
+    """The shape every game state in henkit has (modelled on OpenSpiel's).
+
+    Both games' `State` also have the constructors `State.new(players=2, rules=None, *,
+    seed=None, first_player=None)`, `State.from_dict(d)` and `State.from_json(text)`.
+    """
 
     @property
     def players(self) -> int:
@@ -331,6 +335,22 @@ def seating(game: int, players: int, seed: int, rotate: bool = True) -> tuple[in
     return base + deal, tuple((s + r) % k for s in range(k))
 
 
+def seating_text(games: int, players: int, seed: int, rotate: bool = True) -> str:
+    """`seating`'s rule for a series in words (for a table's heading), e.g.
+    '6 games, seeds 1 to 3, each seed played in all 2 seatings' or
+    '6 games, seeds 1 to 6, bot i in seat i'."""
+    n = whole(games, "games", 1)
+    k = whole(players, "players", 1, MAX_SEATS)
+    last, _ = seating(n - 1, k, seed, rotate)
+    first, _ = seating(0, k, seed, rotate)
+    seeds = f"seed {first}" if first == last else f"seeds {first} to {last}"
+    what = f"{n} game{'s' if n != 1 else ''}, {seeds}"
+    if not rotate or k == 1:
+        return f"{what}, bot i in seat i"
+    return f"{what}, each seed played in all {k} seatings" + (
+        "" if n % k == 0 else f" (seed {last} in only {n % k})")
+
+
 MAX_SEATS = 100
 """More seats than any game of henkit has (Henpen: 7), a guard for `seating`."""
 
@@ -352,6 +372,33 @@ class GameResult:
     winners: tuple[int, ...]  # winning seats (several on a shared win)
     first_player: int  # the seat that moved first
     final: Any = field(default=None, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        # Checked and normalised once (numpy integers become ints): results travel between
+        # processes and into the results cache as plain data.
+        def ints(x: object, what: str, low: int | None = None, high: int | None = None,
+                 ) -> tuple[int, ...]:
+            if isinstance(x, str | bytes) or not isinstance(x, Sequence):
+                raise ValueError(f"a GameResult's {what} must be a tuple of whole numbers, "
+                                 f"not {x!r}")
+            return tuple(whole(v, f"each of a GameResult's {what}", low, high) for v in x)
+
+        k = len(ints(self.seats, "seats"))
+        put = object.__setattr__
+        put(self, "game", whole(self.game, "a GameResult's game", 0))
+        if self.seed is not None:
+            put(self, "seed", whole(self.seed, "a GameResult's seed", 0))
+        put(self, "seats", ints(self.seats, "seats", 0))
+        put(self, "totals", ints(self.totals, "totals"))
+        put(self, "winners", ints(self.winners, "winners", 0, k - 1))
+        put(self, "first_player", whole(self.first_player, "a GameResult's first_player", 0,
+                                        max(0, k - 1)))
+        if (isinstance(self.bots, str) or not isinstance(self.bots, Sequence)
+                or not all(isinstance(b, str) for b in self.bots)):
+            raise ValueError(f"a GameResult's bots must be a tuple of names, not {self.bots!r}")
+        put(self, "bots", tuple(self.bots))
+        if not (len(self.bots) == len(self.totals) == k) or not self.winners:
+            raise ValueError("a GameResult needs one bot and one total per seat, and a winner")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (without the final state; use `final.to_dict()` for that)."""
@@ -444,7 +491,7 @@ def play_series(
     if observer is not None and not callable(observer):
         raise ValueError(f"observer must be a function of (before, step, after), not {observer!r}")
     labels = bot_labels(bots)
-    new(len(bots), rules, seed=0)  # the engine checks rules and players before any game
+    # (`new` checks the rules and the number of players when it sets up game 0.)
     return [play_seated(new, bots, g, seed, rules, rotate=bool(rotate), labels=labels,
                         observer=observer) for g in range(games)]
 

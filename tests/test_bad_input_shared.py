@@ -61,9 +61,15 @@ def test_make_rng_and_seating(x):
     only_value_error(core.seating, x, 2, 0)
     only_value_error(core.seating, 0, x, 0)
     only_value_error(core.seating, 0, 2, x)
+    only_value_error(core.seating_text, x, 2, 0)
+    only_value_error(core.seating_text, 4, x, 0)
+    only_value_error(core.seating_text, 4, 2, x)
     only_value_error(core.unique_labels, x)
     only_value_error(core.check_bots, x)
     only_value_error(core.check_state, x)
+    fields: list[Any] = [0, 1, (0, 1), ("a", "b"), (3, 2), (0,), 0]
+    for i in range(len(fields)):
+        only_value_error(core.GameResult, *fields[:i], x, *fields[i + 1:])
 
 
 @FAST
@@ -190,9 +196,13 @@ def test_arena_helpers(x):
     only_value_error(arena.make_bot, "hens", x)
     only_value_error(arena.new_state, x)
     only_value_error(arena.play_chunk, x)
-    t = arena.Tournament("henpen", ("a", "b"), ("a", "b"), 0, True, x)
-    for method in (t.summary, t.seat_summary, t.table):
-        only_value_error(method)
+    t = only_value_error(arena.Tournament, "henpen", ("a", "b"), ("a", "b"), 0, True, x)
+    if t is not None:
+        assert t.games == len(x)
+        for method in (t.summary, t.seat_summary, t.table):
+            only_value_error(method)
+    only_value_error(arena.Tournament, x, ("a",), ("a",), 0, True, (RECORD,))
+    only_value_error(arena.Tournament, "hens", ("a",), ("a",), 0, True, (RECORD,), x)
 
 
 # -- the results cache -------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from henkit.core import (
     play_out,
     play_seated,
     seating,
+    seating_text,
     unique_labels,
 )
 from henkit.henpen import State as HenpenState
@@ -130,6 +131,15 @@ def test_seating_rotates_within_deals_or_keeps_seats():
     for bad in ((-1, 2, 0), (0, 0, 0), (0, 2, -1), ("0", 2, 0)):
         with pytest.raises(ValueError):
             seating(*bad)
+
+
+def test_the_seating_rule_in_words():
+    assert seating_text(6, 2, 1) == "6 games, seeds 1 to 3, each seed played in all 2 seatings"
+    assert seating_text(7, 3, 0) == ("7 games, seeds 0 to 2, each seed played in all 3 "
+                                     "seatings (seed 2 in only 1)")
+    assert seating_text(6, 2, 1, rotate=False) == "6 games, seeds 1 to 6, bot i in seat i"
+    assert seating_text(1, 4, 9) == ("1 game, seed 9, each seed played in all 4 seatings "
+                                     "(seed 9 in only 1)")
 
 
 def test_henpen_seat_0_starts_every_game_and_the_seating_rotates():
