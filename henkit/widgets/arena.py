@@ -58,7 +58,7 @@ class Arena(w.VBox):
         games: int = 100,
         seed: int = 0,
         *,
-        executor: Executor | str = SERIAL,
+        executor: Executor | str | None = SERIAL,
         show_chart: bool = True,
     ) -> None:
         if not isinstance(game, str) or game not in BOT_CHOICES:
@@ -67,12 +67,13 @@ class Arena(w.VBox):
         games = whole(games, "games", 1, MAX_GAMES)
         seed = whole(seed, "seed", 0, MAX_SEED)
         if not (
-            (isinstance(executor, str) and executor == SERIAL)
+            executor is None
+            or (isinstance(executor, str) and executor == SERIAL)
             or isinstance(executor, Executor)
             or callable(getattr(executor, "submit", None))
         ):
-            raise ValueError(f"executor must be a concurrent.futures Executor or {SERIAL!r}, "
-                             f"not {executor!r}")
+            raise ValueError(f"executor must be a concurrent.futures Executor, {SERIAL!r} or "
+                             f"None (henkit.arena's default), not {executor!r}")
         if not isinstance(show_chart, bool):
             raise ValueError(f"show_chart must be True or False, not {show_chart!r}")
         self.executor = executor
