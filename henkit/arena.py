@@ -70,6 +70,8 @@ __all__ = [
     "Chunk",
     "GameResult",
     "Tournament",
+    "cache_key",
+    "cache_row",
     "default_executor",
     "make_bot",
     "mean_interval",
@@ -326,7 +328,7 @@ def run_tournament(
         raise ValueError("on_progress must be a function of (done, total)")
 
     rotate = bool(rotate)
-    key = _cache_key(game, specs, rules, seed, rotate) if cache else None
+    key = cache_key(game, specs, rules, seed, rotate) if cache else None
     whole_run = Chunk(game, specs, labels, rules, seed, rotate, 0, games)
     if key is None:
         return _run(whole_run, chunk_size, executor, [], on_progress)
@@ -334,7 +336,7 @@ def run_tournament(
         known = _cached_records(key, whole_run)
         t = _run(whole_run, chunk_size, executor, known, on_progress)
         if t.cached < t.games:
-            tournament_cache.store(key, [_row(r) for r in t.records])
+            tournament_cache.store(key, [cache_row(r) for r in t.records])
     return t
 
 
@@ -382,17 +384,34 @@ def _run(
 # -- the shared cache of played games ----------------------------------------------------------
 
 
-def _cache_key(game: str, specs: tuple[str, ...], rules: Any, seed: int, rotate: bool) -> dict:
-    """Everything that fixes a tournament's games (henkit's code is added by the cache)."""
-    if rules is None:  # Henpen without rules plays the default ones: the same games, one entry
+def cache_key(game: str, specs: tuple[str, ...], rules: Any, seed: int, rotate: bool) -> dict:
+    """Everything that fixes a tournament's games (henkit's code is added by the cache).
+
+    `rules`: the game's Rules (None: the default rules, one entry whether given or not).
+    """
+    if not isinstance(game, str) or game not in GAMES:
+        raise ValueError(f"game must be one of {', '.join(GAMES)}, not {game!r}")
+    if isinstance(specs, str) or not isinstance(specs, Sequence) or not all(
+            isinstance(b, str) for b in specs):
+        raise ValueError(f"specs must be a list of bot specs, not {specs!r}")
+    if game == "henpen":
         from henkit.henpen.rules import Rules
+    else:
+        from henkit.hens.rules import Rules
+    if rules is None:
+        rules = Rules() if game == "henpen" else Rules(players=len(specs))
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a henkit.{game} Rules or None, not {rules!r}")
+    if not isinstance(rotate, bool | np.bool_):
+        raise ValueError(f"rotate must be True or False, not {rotate!r}")
+    return {"game": game, "bots": list(specs), "seed": whole(seed, "seed", 0),
+            "rotate": bool(rotate), "rules": rules.to_dict()}
 
-        rules = Rules()
-    return {"game": game, "bots": list(specs), "seed": seed, "rotate": rotate,
-            "rules": rules.to_dict()}
 
-
-def _row(r: GameResult) -> list:
+def cache_row(r: GameResult) -> list:
+    """One game as the results cache keeps it: [seed, seats, totals, winners, first_player]."""
+    if not isinstance(r, GameResult):
+        raise ValueError(f"a cache row is made from a GameResult, not {r!r}")
     return [r.seed, list(r.seats), list(r.totals), list(r.winners), r.first_player]
 
 

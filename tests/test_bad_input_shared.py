@@ -196,6 +196,10 @@ def test_arena_helpers(x):
     only_value_error(arena.make_bot, "hens", x)
     only_value_error(arena.new_state, x)
     only_value_error(arena.play_chunk, x)
+    only_value_error(arena.cache_row, x)
+    key: list[Any] = ["hens", ("greedy", "random"), None, 0, True]
+    for i in range(len(key)):
+        only_value_error(arena.cache_key, *key[:i], x, *key[i + 1:])
     t = only_value_error(arena.Tournament, "henpen", ("a", "b"), ("a", "b"), 0, True, x)
     if t is not None:
         assert t.games == len(x)

@@ -276,7 +276,7 @@ def test_a_cache_that_cannot_be_written_never_stops_a_tournament(tmp_path, monke
 
 def test_a_write_never_shrinks_an_entry(folder):
     run_tournament(**SETTINGS, games=30)
-    key = arena._cache_key("henpen", ("greedy", "threshold:25"), None, 3, True)
+    key = arena.cache_key("henpen", ("greedy", "threshold:25"), None, 3, True)
     tournament_cache.store(key, tournament_cache.load(key)[:5])
     assert len(tournament_cache.load(key)) == 30
 
@@ -313,7 +313,7 @@ def test_the_least_recently_used_entries_go_first(folder, monkeypatch):
     monkeypatch.setattr(tournament_cache, "MAX_ENTRIES", 3)
 
     def path(seed: int) -> Path:
-        key = arena._cache_key("henpen", ("greedy", "threshold:25"), None, seed, True)
+        key = arena.cache_key("henpen", ("greedy", "threshold:25"), None, seed, True)
         return tournament_cache._path(folder, key)
 
     for seed in range(3):
@@ -358,14 +358,14 @@ def test_a_run_of_the_same_tournament_in_another_thread_waits_then_reads(folder,
 
 
 def test_a_run_in_another_process_waits_for_the_holder(folder):
-    key = arena._cache_key("henpen", ("greedy", "threshold:25"), None, 3, True)
+    key = arena.cache_key("henpen", ("greedy", "threshold:25"), None, 3, True)
     script = (
         "from henkit.arena import run_tournament\n"
         "t = run_tournament('henpen', ['greedy', 'threshold:25'], games=8, seed=3, "
         "executor='serial')\n"
         "print(t.cached)\n"
     )
-    rows = [arena._row(r) for r in run_tournament(**SETTINGS, games=8, cache=False).records]
+    rows = [arena.cache_row(r) for r in run_tournament(**SETTINGS, games=8, cache=False).records]
     with tournament_cache.hold(key):
         other = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
                                  text=True, env={**os.environ, "HENKIT_CACHE": str(folder)})
