@@ -12,8 +12,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def split(req: str) -> tuple[str, str]:
-    """'ipywidgets>=8,<9' -> ('ipywidgets', '<9,>=8'): a name and its sorted specifiers."""
-    m = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(.*)$", req)
+    """'ipywidgets>=8,<9' -> ('ipywidgets', '<9,>=8'): a name and its sorted specifiers.
+
+    Extras are dropped: conda-forge's `psycopg` is what pip's `psycopg[binary]` installs.
+    """
+    m = re.match(r"^\s*([A-Za-z0-9_.\-]+)\s*(?:\[[^\]]*\])?\s*(.*)$", req)
     assert m, req
     name = re.sub(r"[-_.]+", "-", m.group(1)).lower()
     specs = ",".join(sorted(s.strip() for s in m.group(2).split(",") if s.strip()))
