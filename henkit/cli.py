@@ -1,4 +1,5 @@
-"""The `henkit` command: exact odds, games in the terminal and simulations, for both games."""
+"""The `henkit` command: exact odds, games in the terminal and simulations, for both games, and
+the class pool on the server's command line (`henkit class new|status|export --csv`)."""
 
 from __future__ import annotations
 
@@ -6,6 +7,7 @@ import argparse
 import sys
 
 from henkit import __version__
+from henkit.classpool import cli as class_cli
 from henkit.henpen import cli as henpen_cli
 from henkit.hens import cli as hens_cli
 
@@ -33,12 +35,17 @@ def build_parser() -> argparse.ArgumentParser:
             g = games.add_parser(name, help=f"{what}: {name}")
             getattr(module, f"add_{verb}_arguments")(g)
             g.set_defaults(run=getattr(module, verb))
+
+    p = sub.add_parser("class", help="the class pool: new session, status, export as CSV")
+    class_cli.add_class_arguments(p)
+    p.set_defaults(run=class_cli.run_class)
     return parser
 
 
 def command_name(args: argparse.Namespace) -> str:
     """The command as typed, for messages: 'henkit odds', 'henkit simulate henpen'."""
-    words = ["henkit", getattr(args, "command", None), getattr(args, "game", None)]
+    words = ["henkit", getattr(args, "command", None), getattr(args, "game", None),
+             getattr(args, "action", None)]
     return " ".join(str(w) for w in words if w)
 
 

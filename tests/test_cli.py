@@ -185,3 +185,23 @@ def test_argparse_errors_stay_argparse_errors(capsys):
     with pytest.raises(SystemExit) as stop:
         main(["simulate", "chess"])
     assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
+
+
+def test_class_commands_start_a_session_report_it_and_export_csv(tmp_path, capsys):
+    data = ["--data-dir", str(tmp_path)]
+    assert main(["class", "new", *data]) == 0
+    started = capsys.readouterr().out
+    assert started.startswith("new class session ") and str(tmp_path) in started
+    session = started.split()[3]
+    assert main(["class", "status", *data]) == 0
+    status = capsys.readouterr().out
+    assert f"* {session}" in status and "0 records" in status
+    assert main(["class", "export", "--csv", *data]) == 0
+    assert capsys.readouterr().out.startswith("kind,session,page,seq,time,")
+
+
+def test_class_export_without_csv_is_one_line_on_stderr(tmp_path, capsys):
+    assert main(["class", "export", "--data-dir", str(tmp_path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err == "henkit class export: error: henkit class export writes CSV: add --csv\n"
