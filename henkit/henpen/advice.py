@@ -49,7 +49,7 @@ class Position:
     def of(cls, state: State, steal_weight: Fraction | int = 0) -> Position:
         """The position of the player to move; the leader is the opponent with most worms."""
         _check_state(state)
-        weight = steal_weight if type(steal_weight) is Fraction else check_steal_weight(steal_weight)
+        weight = _weight(steal_weight)
         return _position(state.rules, state.grill, state.top(state.player),
                          tuple(sorted(state.others_tops().items())), _leader(state), weight)
 
@@ -83,8 +83,16 @@ def _position(rules: Rules, grill: tuple[int, ...], own_top: int | None,
     return position
 
 
+def _weight(steal_weight: object) -> Fraction:
+    # `check_steal_weight`, at once for the Fraction >= 0 a bot holds (its sign is the
+    # numerator's): it is asked at every decision of an optimal bot.
+    if type(steal_weight) is Fraction and steal_weight.numerator >= 0:
+        return steal_weight
+    return check_steal_weight(steal_weight)
+
+
 def _check_state(state: object) -> None:
-    if not isinstance(state, State):
+    if type(state) is not State and not isinstance(state, State):
         raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
 
 
@@ -140,12 +148,14 @@ def optimal_action(state: State, steal_weight: Fraction | int = 0) -> Action:
     The same answers as `solution_for(state).best_face` / `best_decision` and `best_stop`, with
     one position and one node look-up per decision (OptimalBot's hot path).
     """
-    position = Position.of(state, steal_weight)
+    _check_state(state)
+    weight = _weight(steal_weight)
     phase = state.phase
     if phase is not _TAKE and phase is not _DECIDE:
         if phase is _ROLL:
-            return ROLL
+            return ROLL  # a turn starts with a roll: no position needed
         raise ValueError(f"no player decides in the {phase.value!r} phase")
+    position = Position.of(state, weight)
     sol = _solve(position, False)
     i = _node(sol, state)
     if phase is _TAKE:

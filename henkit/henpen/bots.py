@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 import numpy as np
 
@@ -17,7 +18,6 @@ from henkit.henpen.actions import ROLL, Action, Take
 from henkit.henpen.advice import best_stop, optimal_action
 from henkit.henpen.dice import WORM, check_rng
 from henkit.henpen.odds import check_steal_weight
-from henkit.henpen.rules import takeable_faces
 from henkit.henpen.state import Phase, State
 from henkit.henpen.turnspace import take_preference
 
@@ -64,7 +64,14 @@ def most_points_face(state: State) -> int:
     roll = state.roll
     if roll is None:
         raise ValueError("there is no roll to take from")
-    return min(takeable_faces(roll, state.kept), key=lambda f: take_preference(f, roll[f - 1]))
+    return _most_points(roll, state.takeable)
+
+
+@lru_cache(maxsize=4096)
+def _most_points(roll: tuple[int, ...], faces: tuple[int, ...]) -> int:
+    # A pure function of a roll and the faces it offers, asked at every greedy take: cached
+    # (tests/henpen/test_fast_paths.py checks it against the definition above).
+    return min(faces, key=lambda f: take_preference(f, roll[f - 1]))
 
 
 def worm_first_face(state: State) -> int:

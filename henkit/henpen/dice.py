@@ -80,8 +80,14 @@ def check_roll(roll: Any, dice: int) -> tuple[int, ...]:
     A roll is SIDES whole numbers (numpy integers too): how many dice show 1, 2, 3, 4, 5 and a
     worm, adding up to the dice rolled.
     """
+    if type(roll) is tuple and type(dice) is int and 0 <= dice <= MAX_DICE:
+        try:
+            if _same_outcome(dice).get(roll) is roll:
+                return roll  # one of the engine's own rolls (`roll_outcomes`, `sample_roll`)
+        except TypeError:  # an unhashable entry: checked below
+            pass
     if type(roll) is tuple and len(roll) == SIDES and all(map(_plain_count, roll)):
-        counts = roll  # the common case, from the engine's own rolls
+        counts = roll  # plain counts: only their sum is left to check
     else:
         items = _items(roll)
         if items is None or len(items) != SIDES:
@@ -114,6 +120,15 @@ def _outcomes(n: int) -> tuple[tuple[int, ...], ...]:
         return [(k, *rest) for k in range(left, -1, -1) for rest in parts(left - k, slots - 1)]
 
     return tuple(parts(n, SIDES))
+
+
+@cache
+def _same_outcome(n: int) -> dict[tuple[int, ...], tuple[int, ...]]:
+    # Each roll of n dice -> the tuple object `roll_outcomes(n)` holds. A roll that IS that
+    # object (every roll `sample_roll` makes) is known valid, so `check_roll` needs one look-up;
+    # an equal tuple of other objects (True for 1, numpy integers) is not the same object and
+    # goes through the full check.
+    return {o: o for o in _outcomes(n)}
 
 
 def roll_outcomes(n: int) -> tuple[tuple[int, ...], ...]:

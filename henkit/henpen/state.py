@@ -21,8 +21,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from operator import mul
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -104,6 +105,23 @@ def _total(kept: Sequence[int]) -> int:
 
 def _faces_taken(kept: Sequence[int]) -> int:
     return SIDES - kept.count(0)  # type: ignore[attr-defined]
+
+
+class _Kept(NamedTuple):
+    """What the dice set aside this turn say, for the rules' number of dice."""
+
+    total: int
+    dice_left: int
+    has_worm: bool  # `may_stop`
+    ended: bool  # `turn_ends_by_itself` (P5)
+
+
+@lru_cache(maxsize=8192)
+def _kept_facts(kept: tuple[int, ...], dice: int) -> _Kept:
+    # A pure function of a state's kept dice (of a valid state) and the rules' dice, asked at
+    # every decision: cached here, and kept by the state (`State._kept`) until its dice change.
+    left = dice - sum(kept)
+    return _Kept(_total(kept), left, may_stop(kept), turn_ends_by_itself(left, _faces_taken(kept)))
 
 
 @dataclass(frozen=True)
@@ -223,7 +241,11 @@ class State:
     roll: tuple[int, ...] | None = None  # the roll waiting for a Take
     last_turn: TurnEnd | None = None
     turns_played: int = 0
-    _claims: list[Claim] | None = field(default=None, init=False, compare=False, repr=False)
+    # Memos of pure functions of the fields (set on first use; `_with` starts a new state
+    # without them): the claims at the current total, the faces the roll offers.
+    _claims: tuple[Claim, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _takeable: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
+    _facts: _Kept | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Plain, checked field values first (so `validate` compares like with like), then the
@@ -269,11 +291,13 @@ class State:
         """
         players = check_players(players)
         if rules is None:
-            rules = Rules()
+            rules = _default_rules()
         elif not isinstance(rules, Rules):
             raise ValueError(f"rules must be a henkit.henpen Rules or None, not {rules!r}")
         check_seed(seed)
         first = 0 if first_player is None else whole(first_player, "first_player", 0, players - 1)
+        if grill is None and stacks is None and cls is State:
+            return _start(players, rules, first)
         grill_t = tuple(sorted(rules.tiles if grill is None else _ints(_list_of(grill, "grill"),
                                                                         "grill", 1)))
         stacks_l = [()] * players if stacks is None else _list_of(stacks, "stacks")
@@ -292,14 +316,23 @@ class State:
         return len(self.stacks)
 
     @property
+    def _kept(self) -> _Kept:
+        # The facts of the kept dice (`_kept_facts`), looked up once per state.
+        facts = self._facts
+        if facts is None:
+            facts = _kept_facts(self.kept, self.rules.dice)
+            object.__setattr__(self, "_facts", facts)
+        return facts
+
+    @property
     def dice_left(self) -> int:
         """Dice not yet set aside this turn."""
-        return self.rules.dice - sum(self.kept)
+        return self._kept.dice_left
 
     @property
     def total(self) -> int:
         """The running total of the dice set aside this turn (a worm counts 5: P2)."""
-        return _total(self.kept)
+        return self._kept.total
 
     @property
     def taken(self) -> frozenset[int]:
@@ -308,8 +341,8 @@ class State:
 
     @property
     def has_worm(self) -> bool:
-        """True once a worm is among the dice set aside, so the player may stop."""
-        return may_stop(self.kept)
+        """True once a worm is among the dice set aside, so the player may stop (`may_stop`)."""
+        return self._kept.has_worm
 
     @property
     def is_over(self) -> bool:
@@ -356,9 +389,18 @@ class State:
     def claims(self) -> list[Claim]:
         """Servings the player to move could claim with the current total (P4; worm or not)."""
         if self._claims is None:
-            found = legal_claims(self.total, self.grill, self.top(self.player), self.others_tops())
-            object.__setattr__(self, "_claims", found)  # a cache of a pure function of the state
+            object.__setattr__(self, "_claims", _claims_at(self.total, self.grill, self.stacks,
+                                                           self.player)[0])
         return list(self._claims)  # type: ignore[arg-type]
+
+    @property
+    def takeable(self) -> tuple[int, ...]:
+        """The faces the player may take from the roll (`rules.takeable_faces`); none without
+        a roll."""
+        if self._takeable is None:
+            faces = () if self.roll is None else tuple(takeable_faces(self.roll, self.kept))
+            object.__setattr__(self, "_takeable", faces)
+        return self._takeable  # type: ignore[return-value]
 
     def winners(self) -> tuple[int, ...]:
         """Players who win, or lead while the game goes on (P8): most worms, then the highest
@@ -385,10 +427,13 @@ class State:
         if phase is _ROLL:
             return [ROLL]
         if phase is _TAKE:
-            return [_TAKES[f] for f in takeable_faces(self.roll, self.kept)]  # type: ignore[arg-type]
+            return [_TAKES[f] for f in self.takeable]
         if phase is _DECIDE:
-            acts: list[Action] = [Stop(c) for c in self.claims()] if may_stop(self.kept) else []
-            if not self._ends_by_itself():
+            acts: list[Action] = []
+            facts = self._kept
+            if facts.has_worm:
+                acts += _claims_at(facts.total, self.grill, self.stacks, self.player)[1]
+            if not facts.ended:
                 acts.insert(0, ROLL)
             return acts
         return []
@@ -404,18 +449,18 @@ class State:
         """Roll the dice left with `rng` (the same distribution as `chance_outcomes`)."""
         if self.phase is not _DICE:
             raise ValueError(f"no dice are rolling: the game is in the {self.phase.value!r} phase")
-        return sample_roll(self.dice_left, rng)
+        return sample_roll(self._kept.dice_left, rng)
 
     def apply(self, action: Any) -> State:
         """The state after `action` (a roll's counts at a chance node); ValueError if illegal."""
         phase = self.phase
         if phase is _DICE:
-            return self._rolled(check_roll(action, self.dice_left))
+            return self._rolled(check_roll(action, self._kept.dice_left))
         if phase is _OVER:
             raise ValueError("the game is over: no action is allowed")
         if isinstance(action, Roll):
-            if phase is _ROLL or (phase is _DECIDE and not self._ends_by_itself()):
-                return self._with(phase=_DICE, _claims=None)
+            if phase is _ROLL or (phase is _DECIDE and not self._kept.ended):
+                return self._with(phase=_DICE)
             if phase is _TAKE:
                 raise ValueError("you must take a face from the roll before rolling again")
             raise ValueError("every die is set aside or every face is taken: the turn must stop")
@@ -427,39 +472,43 @@ class State:
                          "Stop(claim), and a roll's counts while the dice are rolling")
 
     def _ends_by_itself(self) -> bool:
-        kept = self.kept
-        return turn_ends_by_itself(self.rules.dice - sum(kept), SIDES - kept.count(0))
+        return self._kept.ended
 
     def _rolled(self, counts: tuple[int, ...]) -> State:
         # The state after a checked roll of the dice left.
         if is_bust(counts, self.kept):
             return self._fail("bust", roll=counts)
-        return self._with(phase=_TAKE, roll=counts, _claims=None)
+        return self._with(phase=_TAKE, roll=counts)
 
     def _with(self, **changes: Any) -> State:
         # dataclasses.replace without its cost: it rebuilds the state through __init__ (and its
         # checks), field by field; a copy of the fields with a few changed is the same state,
-        # several times faster. Only for states the rules produce from a valid one.
-        new = object.__new__(type(self))
-        fields = new.__dict__
-        fields.update(self.__dict__)
+        # several times faster. Only for states the rules produce from a valid one (`apply`);
+        # the memos of the old state do not carry over (those of its kept dice do while they
+        # stay the same).
+        fields = self.__dict__.copy()
+        fields["_claims"] = fields["_takeable"] = None
+        if "kept" in changes:
+            fields["_facts"] = None
         fields.update(changes)
+        new = object.__new__(State)
+        object.__setattr__(new, "__dict__", fields)
         return new
 
     def _apply_take(self, face: int) -> State:
         if self.phase is not _TAKE:
             raise ValueError(f"there is no roll to take from: the turn is in the {self.phase.value!r} phase")
         roll, kept = self.roll, self.kept
-        if face not in takeable_faces(roll, kept):  # type: ignore[arg-type]
+        if face not in self.takeable:
             if kept[face - 1]:
                 raise ValueError(f"you already took the {face_name(face, True)} this turn: "
                                  "pick a face not yet taken")
             raise ValueError(f"no die shows {face_name(face)} in this roll ({describe_roll(roll)})")
         i = face - 1
         kept = kept[:i] + (roll[i],) + kept[i + 1 :]  # type: ignore[index]
-        state = self._with(phase=_DECIDE, kept=kept, roll=None, _claims=None)
-        if state._ends_by_itself():
-            if not may_stop(kept):
+        state = self._with(phase=_DECIDE, kept=kept, roll=None)
+        if state._kept.ended:
+            if not state._kept.has_worm:
                 return state._fail("no worm")
             if not state.claims():
                 return state._fail("no serving")
@@ -468,7 +517,7 @@ class State:
     def _apply_stop(self, claim: Claim) -> State:
         if self.phase is not _DECIDE:
             raise ValueError(f"you cannot stop now: the turn is in the {self.phase.value!r} phase")
-        if not may_stop(self.kept):
+        if not self._kept.has_worm:
             raise ValueError("you may stop only once a worm is among the dice you set aside")
         claims = self.claims()
         if claim not in claims:
@@ -508,7 +557,7 @@ class State:
             player=(self.player + 1) % len(stacks),
             phase=_OVER if game_over(grill) else _ROLL,
             kept=NO_DICE, roll=None, last_turn=end,
-            turns_played=self.turns_played + 1, _claims=None,
+            turns_played=self.turns_played + 1,
         )
 
     # ----- checks and serialisation -------------------------------------------------------
@@ -731,6 +780,33 @@ def sample_state(view: State, seed: int | np.random.Generator | None = None) -> 
     check_seed(seed)
     view.validate()
     return view
+
+
+@lru_cache(maxsize=1)
+def _default_rules() -> Rules:
+    # `Rules()`, built once: rules never change, and checking the worm table costs more than
+    # setting up the rest of a game.
+    return Rules()
+
+
+@lru_cache(maxsize=64)
+def _start(players: int, rules: Rules, first: int) -> State:
+    # `State.new` of a full grill and empty stacks (checked arguments): states never change,
+    # so one start serves every game with these players, rules and first player.
+    return State(rules, rules.tiles, ((),) * players, (), player=first)
+
+
+@lru_cache(maxsize=4096)
+def _claims_at(
+    total: int, grill: tuple[int, ...], stacks: tuple[tuple[int, ...], ...], player: int
+) -> tuple[tuple[Claim, ...], tuple[Stop, ...]]:
+    # `legal_claims` for the player to move of a valid state, and their Stop actions: a pure
+    # function of these values, asked at every decision of a turn; the grill and stacks stay
+    # the same all turn, so the cache hits from the second decision of a turn on.
+    own = stacks[player][-1] if stacks[player] else None
+    tops = {p: s[-1] for p, s in enumerate(stacks) if s and p != player}
+    claims = tuple(legal_claims(total, grill, own, tops))
+    return claims, tuple(Stop(c) for c in claims)
 
 
 def _turn_end(
