@@ -4,6 +4,11 @@
     summarise(results)                        # per bot: win rate (Wilson 95%), mean score (95%)
     summarise(results, by_seat=True)          # the same per bot and seat
     print(results_table(results))
+    score_distributions(results)              # per bot: how often each final score came up
+
+Generic statistics the charts draw (charts draw, this module computes): `frequencies` of
+observed values, the `running_frequency` of an event over trials, the `binomial_band` where
+95% of running frequencies lie, `check_distribution` for a list of chances.
 
 A result is a `henkit.core.GameResult` (both games' `simulate`, the arena's records): it says
 which bot sat in which seat (`seats`), their labels (`bots`), the scores (`totals`) and the
@@ -15,13 +20,30 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
 from henkit.checks import whole
 from henkit.core import GameResult
 
-__all__ = ["Z95", "BotSummary", "mean_interval", "results_table", "summarise", "wilson_interval"]
+__all__ = [
+    "Z95",
+    "BotSummary",
+    "ScoreDistribution",
+    "binomial_band",
+    "check_distribution",
+    "check_results",
+    "frequencies",
+    "mean_interval",
+    "results_table",
+    "running_frequency",
+    "score_distributions",
+    "scores_by_bot",
+    "summarise",
+    "wilson_interval",
+]
 
 Z95 = 1.959963984540054
 """The standard normal quantile for a two-sided 95% interval (Phi^-1(0.975))."""
@@ -90,6 +112,97 @@ def mean_interval(values: Sequence[float], z: float = Z95) -> tuple[float, float
     var = sum((v - mean) ** 2 for v in xs) / (n - 1)
     half = z * math.sqrt(var / n)
     return mean, mean - half, mean + half
+
+
+# -- frequencies of observed values and events ------------------------------------------------
+
+
+MAX_VALUES = 1_000_000
+"""The most distinct values `frequencies` counts (a guard: the counts take memory)."""
+
+
+def frequencies(samples: Sequence[int] | np.ndarray, size: int) -> tuple[np.ndarray, np.ndarray]:
+    """How often each value 0..size-1 occurs among `samples`: (counts, shares), two arrays of
+    length `size`; shares are counts / number of samples.
+
+    `samples`: a non-empty list (or 1-D array) of whole numbers from 0 to size - 1.
+    """
+    size = whole(size, "size", 1, MAX_VALUES)
+    values = np.asarray(samples) if isinstance(samples, Sequence | np.ndarray) and not isinstance(
+        samples, str | bytes) else None
+    if values is None or values.ndim != 1 or values.size == 0 or values.dtype.kind not in "iu":
+        raise ValueError(f"samples must be a non-empty list of whole numbers, not {samples!r}"[:300])
+    if values.min() < 0 or values.max() >= size:
+        raise ValueError(f"samples must be whole numbers from 0 to {size - 1}")
+    counts = np.bincount(values, minlength=size)
+    return counts, counts / int(counts.sum())
+
+
+def _hits(outcomes: object) -> np.ndarray:
+    hits = np.asarray(outcomes) if isinstance(outcomes, Sequence | np.ndarray) and not isinstance(
+        outcomes, str | bytes) else None
+    if hits is None or hits.ndim != 1 or hits.size == 0 or hits.dtype.kind not in "biu":
+        raise ValueError("outcomes must be a non-empty list of True/False, one per trial")
+    if hits.dtype.kind != "b" and not np.isin(hits, (0, 1)).all():
+        raise ValueError("outcomes must be True/False (or 0/1), one per trial")
+    return hits
+
+
+def running_frequency(outcomes: Sequence[bool] | np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """The running frequency of an event: (trials, frequency), frequency[i] = the share of the
+    first trials[i] = i + 1 outcomes that are True.
+
+    `outcomes`: one True/False (or 1/0) per trial, at least one.
+    """
+    hits = _hits(outcomes)
+    trials = np.arange(1, hits.size + 1)
+    return trials, np.cumsum(hits, dtype=np.int64) / trials
+
+
+def binomial_band(
+    p: float, trials: Sequence[int] | np.ndarray, z: float = Z95
+) -> tuple[np.ndarray, np.ndarray]:
+    """Where a running frequency of an event of chance `p` lies after n trials, for each n of
+    `trials`: (low, high) = p -+ z sqrt(p (1 - p) / n), cut to [0, 1].
+
+    By the central limit theorem about 95% of runs are inside at each n (z = 1.96); the band
+    narrows like 1/sqrt(n). The normal approximation is rough for small n p.
+    """
+    chance = _number(p, "p")
+    if not 0.0 <= chance <= 1.0:
+        raise ValueError(f"p must be a chance from 0 to 1, not {p!r}")
+    z = _z(z)
+    n = np.asarray(trials) if isinstance(trials, Sequence | np.ndarray) and not isinstance(
+        trials, str | bytes) else None
+    if n is None or n.ndim != 1 or n.size == 0 or n.dtype.kind not in "iu" or n.min() < 1:
+        raise ValueError(f"trials must be a non-empty list of whole numbers 1 or more, "
+                         f"not {trials!r}"[:300])
+    half = z * np.sqrt(chance * (1 - chance) / n)
+    return np.clip(chance - half, 0, 1), np.clip(chance + half, 0, 1)
+
+
+def check_distribution(chances: Sequence[object], what: str = "the chances",
+                       tolerance: float = 1e-9) -> None:
+    """ValueError unless `chances` are numbers from 0 to 1 that sum to 1 (within `tolerance`,
+    for floats; Fractions are exact)."""
+    if not isinstance(what, str):
+        raise ValueError(f"what must be text, not {what!r}")
+    tol = _number(tolerance, "tolerance")
+    if not 0 <= tol < 1:
+        raise ValueError(f"tolerance must be from 0 to 1, not {tolerance!r}")
+    if isinstance(chances, str | bytes | dict) or not isinstance(chances, Sequence | np.ndarray):
+        raise ValueError(f"{what} must be a list of chances, not {chances!r}"[:300])
+    total = 0.0
+    for c in chances:
+        if isinstance(c, Fraction):
+            value = float(c)
+        else:
+            value = _number(c, f"each of {what}")
+        if not -tol <= value <= 1 + tol:
+            raise ValueError(f"{what} must each be from 0 to 1, not {c!r}")
+        total += value
+    if abs(total - 1.0) > tol:
+        raise ValueError(f"{what} sum to {total}, not 1")
 
 
 # -- the summary -------------------------------------------------------------------------------
@@ -197,3 +310,74 @@ def results_table(results: Sequence[GameResult], by_seat: bool = False) -> str:
             f"{f'{s.score_low:.2f}-{s.score_high:.2f}':>15}"
         )
     return "\n".join(lines)
+
+
+# -- score distributions -----------------------------------------------------------------------
+
+
+MAX_SCORE_RANGE = 10_000
+"""The widest range of final scores `score_distributions` counts (Henpen and Hens scores stay
+well within a hundred)."""
+
+
+@dataclass(frozen=True)
+class ScoreDistribution:
+    """How often one bot's games ended at each final score (all seats pooled)."""
+
+    bot: str
+    scores: tuple[int, ...]  # every final score, in the order played
+    low: int  # the range the counts cover (shared by the bots compared)
+    counts: tuple[int, ...]  # counts[i]: games ending at score low + i
+
+    @property
+    def games(self) -> int:
+        """How many games the bot played."""
+        return len(self.scores)
+
+    @property
+    def mean(self) -> float:
+        """The bot's mean final score."""
+        return sum(self.scores) / len(self.scores)
+
+    @property
+    def shares(self) -> tuple[float, ...]:
+        """counts as shares of the bot's games."""
+        return tuple(c / len(self.scores) for c in self.counts)
+
+
+def scores_by_bot(results: Any) -> dict[str, list[int]]:
+    """Every final score of each bot, by bot label (all seats pooled, bots in order of first
+    appearance), from finished games of either game: a list of GameResult (`simulate`'s, a
+    tournament's records) or an arena Tournament (its `.records`)."""
+    records = getattr(results, "records", results)  # an arena Tournament: its records
+    if isinstance(records, str | bytes | dict) or not isinstance(records, Sequence):
+        raise ValueError("results must be a list of finished games (GameResult, from simulate "
+                         f"or a tournament's records), not {type(results).__name__}")
+    out: dict[str, list[int]] = {}
+    for r in records:
+        if not isinstance(r, GameResult):
+            raise ValueError(f"each result must be a GameResult (from simulate or a "
+                             f"tournament's records), not {type(r).__name__}")
+        for bot, points in zip(r.bots, r.totals, strict=True):
+            out.setdefault(bot, []).append(points)
+    if not out:
+        raise ValueError("no results: play at least one game")
+    return out
+
+
+def score_distributions(results: Any) -> list[ScoreDistribution]:
+    """Each bot's distribution of final scores over one shared range of scores (from the
+    lowest score any bot reached to the highest), bots in order of first appearance."""
+    by_bot = scores_by_bot(results)
+    low = min(min(s) for s in by_bot.values())
+    high = max(max(s) for s in by_bot.values())
+    if high - low > MAX_SCORE_RANGE:
+        raise ValueError(f"the scores run from {low} to {high}: more than {MAX_SCORE_RANGE} "
+                         "apart, no game of henkit scores like that")
+    out = []
+    for bot, scores in by_bot.items():
+        counts = [0] * (high - low + 1)
+        for x in scores:
+            counts[x - low] += 1
+        out.append(ScoreDistribution(bot, tuple(scores), low, tuple(counts)))
+    return out

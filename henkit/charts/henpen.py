@@ -42,6 +42,7 @@ from henkit.henpen.odds import EndDistribution, TurnSolution
 from henkit.henpen.odds import chance_at_least as best_chance_at_least
 from henkit.henpen.rules import Claim, Rules
 from henkit.henpen.state import State
+from henkit.results import binomial_band, check_distribution, frequencies, running_frequency
 
 __all__ = [
     "bust_heatmap",
@@ -103,11 +104,11 @@ def roll_count_chart(
                                  f"whole counts (dice showing the face in each roll), not {simulated!r}")
             if observed.min() < 0 or observed.max() > n:
                 raise ValueError(f"simulated counts must be from 0 to {n} (dice rolled)")
-        tally = np.bincount(observed, minlength=n + 1)
-        total = int(tally.sum())
+        tally, shares = frequencies(observed, n + 1)
+        total = int(observed.size)
         data.append({
             "type": "bar", "name": f"simulated ({total:,} rolls)", "x": ks,
-            "y": (tally / total).tolist(), "marker": {"color": SIMULATED_COLOUR},
+            "y": shares.tolist(), "marker": {"color": SIMULATED_COLOUR},
             "customdata": tally.tolist(),
             "hovertemplate": (f"exactly %{{x}} {name}: %{{y:.4f}} (%{{customdata}} of {total:,} "
                            "rolls)<extra>simulated</extra>"),
@@ -140,28 +141,24 @@ def law_of_large_numbers_chart(
 
     `outcomes`: one bool per trial (did the event happen). `band` shades exact +- 1.96
     standard errors, where about 95% of running frequencies lie at each number of trials.
+    The numbers are `henkit.results.running_frequency` and `binomial_band`.
     """
     if isinstance(exact, bool) or not isinstance(exact, int | float | Fraction | np.floating):
         raise ValueError(f"exact must be a chance between 0 and 1, not {exact!r}")
     p = float(exact)
     if not 0.0 <= p <= 1.0:
         raise ValueError(f"exact must be a chance between 0 and 1, not {exact!r}")
-    hits = np.asarray(outcomes)
-    if hits.ndim != 1 or hits.size == 0 or hits.dtype.kind not in "bi":
-        raise ValueError("outcomes must be a non-empty list of True/False, one per trial")
-    if hits.dtype.kind == "i" and not np.isin(hits, (0, 1)).all():
-        raise ValueError("outcomes must be True/False (or 0/1), one per trial")
-    trials = np.arange(1, hits.size + 1)
-    running = np.cumsum(hits, dtype=np.int64) / trials
-    keep = _log_spaced(hits.size, MAX_LINE_POINTS)
+    trials, running = running_frequency(outcomes)
+    keep = _log_spaced(trials.size, MAX_LINE_POINTS)
     x = trials[keep].tolist()
     data: list[dict[str, Any]] = []
     if band:
-        se = 1.96 * np.sqrt(p * (1 - p) / trials[keep])
-        data.append({"type": "scatter", "mode": "lines", "x": x, "y": np.clip(p + se, 0, 1).tolist(),
+        # z = 1.96, the textbook's rounded 95% quantile, as the notebooks have always drawn it.
+        low, high = binomial_band(p, trials[keep], z=1.96)
+        data.append({"type": "scatter", "mode": "lines", "x": x, "y": high.tolist(),
                          "line": {"width": 0}, "hoverinfo": "skip", "showlegend": False,
                          "name": "95% band (upper edge)"})
-        data.append({"type": "scatter", "mode": "lines", "x": x, "y": np.clip(p - se, 0, 1).tolist(),
+        data.append({"type": "scatter", "mode": "lines", "x": x, "y": low.tolist(),
                          "line": {"width": 0}, "fill": "tonexty", "fillcolor": "rgba(0,114,178,0.15)",
                          "name": "95% of runs fall here", "hoverinfo": "skip"})
     data.append({
@@ -226,8 +223,7 @@ def _check_dists(dists: Mapping[str, EndDistribution]) -> dict[str, EndDistribut
         if not isinstance(d, EndDistribution):
             raise ValueError(f"{name!r} must map to an EndDistribution (e.g. "
                              f"solution.end_distribution()), not {type(d).__name__}")
-        if abs(float(d.total_probability()) - 1.0) > 1e-9:
-            raise ValueError(f"the chances of {name!r} sum to {float(d.total_probability())}, not 1")
+        check_distribution([d.fail, *d.at_total], f"the chances of {name!r}")
         out[str(name)] = d
     return out
 

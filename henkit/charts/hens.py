@@ -1,14 +1,16 @@
 """Hens charts: a score broken down step by step, draw odds, and score distributions per bot.
 
 Numbers come from the engine (`henkit.hens.scoring.score`, `henkit.hens.odds.draw_odds`) or from
-finished games; these functions only arrange them.
+finished games (`henkit.results.score_distributions`); these functions only arrange them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from numbers import Integral
 from typing import Any
 
+import numpy as np
 import plotly.graph_objects as go
 
 from henkit.charts.style import (
@@ -21,10 +23,12 @@ from henkit.charts.style import (
     layout,
     series_colour,
 )
+from henkit.checks import whole
 from henkit.hens.cards import breed_named
 from henkit.hens.odds import DrawOdds, Kind, draw_odds
-from henkit.hens.scoring import Score, score_distributions
+from henkit.hens.scoring import Score
 from henkit.hens.view import View
+from henkit.results import score_distributions
 
 __all__ = ["draw_odds_chart", "score_distribution_chart", "score_waterfall"]
 
@@ -55,6 +59,19 @@ def score_waterfall(score: Score, title: str = "Score, step by step") -> go.Figu
     return figure(data, lay)
 
 
+def _draw_counts(draws: object) -> list[int]:
+    """`draws` as a non-empty list of whole numbers of draws (each checked by draw_odds)."""
+    what = "draws must be a number of draws (1, 2, ...) or a non-empty list of them"
+    if isinstance(draws, Integral | np.integer) and not isinstance(draws, bool | np.bool_):
+        return [whole(draws, "draws", 1)]
+    if isinstance(draws, str | bytes | dict) or not isinstance(draws, Iterable):
+        raise ValueError(f"{what}, not {draws!r}"[:300])
+    ks = list(draws)
+    if not ks:
+        raise ValueError(what)
+    return [whole(k, "each number of draws", 1) for k in ks]
+
+
 def draw_odds_chart(
     view: View,
     kinds: Sequence[Kind | str | int | tuple[int, int]],
@@ -70,9 +87,7 @@ def draw_odds_chart(
         raise ValueError(f"view must be a henkit.hens View (state.view(player)), not {type(view).__name__}")
     if isinstance(kinds, str | bytes) or not isinstance(kinds, Sequence) or not kinds:
         raise ValueError("kinds must be a non-empty list of kinds, e.g. ['Pa', 'Ce6', 3]")
-    ks = [draws] if isinstance(draws, int) else list(draws)
-    if not ks:
-        raise ValueError("draws must be a number of draws or a non-empty list of them")
+    ks = _draw_counts(draws)
     odds: list[list[DrawOdds]] = [[draw_odds(view, kind, k) for kind in kinds] for k in ks]
     labels = [o.kind for o in odds[0]]
     if len(set(labels)) != len(labels):
@@ -101,7 +116,7 @@ def draw_odds_chart(
 
 def score_distribution_chart(results: Iterable[Any], title: str = "Scores by bot") -> go.Figure:
     """Share of each bot's games ending at each score (all seats pooled), with the mean; the
-    numbers are `henkit.hens.scoring.score_distributions`."""
+    numbers are `henkit.results.score_distributions` (any game's results)."""
     dists = score_distributions(results)
     data = []
     for i, d in enumerate(dists):

@@ -320,3 +320,31 @@ def test_policy_map_draws_the_engines_decision_map(solution):
     for r, d in enumerate(dmap.dice):
         for c, t in enumerate(dmap.totals):
             assert z[r][c] == shade[dmap.kind(d, t)]
+
+
+# -- the numbers are henkit.results' -----------------------------------------------------------
+
+
+def test_roll_count_chart_draws_the_frequencies_of_henkit_results():
+    from henkit.results import frequencies
+
+    observed = dist.simulate_face_counts(8, WORM, 500, 4)
+    fig = ch.roll_count_chart(8, WORM, simulated=4, rolls=500)
+    counts, shares = frequencies(observed, 9)
+    assert list(fig.data[1].y) == shares.tolist()
+    assert list(fig.data[1].customdata) == counts.tolist()
+
+
+def test_law_of_large_numbers_chart_draws_the_running_frequency_and_band_of_henkit_results():
+    from henkit.results import binomial_band, running_frequency
+
+    rng = np.random.default_rng(8)
+    outcomes = rng.random(5_000) < 0.25
+    fig = ch.law_of_large_numbers_chart(Fraction(1, 4), outcomes)
+    upper, lower, line = fig.data[:3]
+    _, freq = running_frequency(outcomes)
+    x = np.array(line.x)
+    assert list(line.y) == freq[x - 1].tolist()
+    low, high = binomial_band(0.25, x, z=1.96)
+    assert list(upper.y) == high.tolist() and list(lower.y) == low.tolist()
+    assert list(upper.x) == list(lower.x) == list(line.x)
