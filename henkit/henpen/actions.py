@@ -46,4 +46,7 @@ class Stop:
 
 
 ROLL = Roll()
+TAKES: dict[int, Take] = {f: Take(f) for f in range(1, SIDES + 1)}
+"""One Take per face (1..5, 6 for the worm): actions are frozen values, so one serves every
+state (the engine's legal actions and the bots' choices hand these out)."""
 Action = Roll | Take | Stop

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 
-from henkit.henpen.actions import ROLL, Action, Roll, Stop, Take
+from henkit.henpen.actions import ROLL, TAKES, Action, Roll, Stop, Take
 from henkit.henpen.dice import VALUES
 from henkit.henpen.inputs import check_flag
 from henkit.henpen.odds import (
@@ -159,7 +159,7 @@ def optimal_action(state: State, steal_weight: Fraction | int = 0) -> Action:
     sol = _solve(position, False)
     i = _node(sol, state)
     if phase is _TAKE:
-        return Take(next(iter(sol.take_values_at(i, state.roll))))  # type: ignore[arg-type]
+        return TAKES[next(iter(sol.take_values_at(i, state.roll)))]  # type: ignore[arg-type]
     if sol.stops_at(i) and state.has_worm:
         stop = _best_stop(state, position.steal_weight, position.leader)
         if stop is not None:

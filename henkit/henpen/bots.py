@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from henkit.checks import whole
-from henkit.henpen.actions import ROLL, Action, Take
+from henkit.henpen.actions import ROLL, TAKES, Action
 from henkit.henpen.advice import best_stop, optimal_action
 from henkit.henpen.dice import WORM, check_rng
 from henkit.henpen.odds import check_steal_weight
@@ -97,7 +97,7 @@ class GreedyBot:
         """Most points now; stop as soon as any claim is possible."""
         _check(state, rng)
         if state.phase is _TAKE:
-            return Take(most_points_face(state))
+            return TAKES[most_points_face(state)]
         return best_stop(state) or ROLL
 
 
@@ -117,7 +117,7 @@ class ThresholdBot:
         """Take worms first, then the most points; stop at `target` or more when it can."""
         _check(state, rng)
         if state.phase is _TAKE:
-            return Take(worm_first_face(state))
+            return TAKES[worm_first_face(state)]
         if state.phase is _DECIDE:
             stop = best_stop(state)
             if stop is not None and (state.total >= self.target or ROLL not in state.legal_actions()):

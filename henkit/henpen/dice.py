@@ -193,12 +193,14 @@ def sample_roll(n: int, rng: np.random.Generator) -> tuple[int, ...]:
         check_rng(rng)
     # bisect_right on the same floats finds the same bucket as np.searchsorted(side="right"),
     # without numpy's per-call overhead (a game rolls a few hundred times).
-    return _outcomes(n)[bisect_right(_cumulative(n), rng.random())]
+    outcomes, cumulative = _sampler(n)
+    return outcomes[bisect_right(cumulative, rng.random())]
 
 
 @cache
-def _cumulative(n: int) -> list[float]:
-    return _table(n)[2].tolist()
+def _sampler(n: int) -> tuple[tuple[tuple[int, ...], ...], list[float]]:
+    # The rolls of n dice and their cumulative probabilities, as plain Python values.
+    return _outcomes(n), _table(n)[2].tolist()
 
 
 def describe_roll(counts: Any) -> str:

@@ -213,23 +213,20 @@ def takeable_faces(roll: Sequence[int], kept: Sequence[int]) -> list[int]:
     taken before this turn (rolls and kept dice as counts per face, 1s..5s, worms)."""
     if type(roll) is not tuple or type(kept) is not tuple or len(roll) != SIDES or len(kept) != SIDES:
         roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
+    faces = []
     try:
-        return [f for f, c, k in zip(FACES, roll, kept, strict=True) if c and not k]
+        for f, c, k in zip(FACES, roll, kept, strict=True):
+            if c and not k:
+                faces.append(f)
     except TypeError:
         raise _bad_counts("roll and kept", roll, kept) from None
+    return faces
 
 
 def is_bust(roll: Sequence[int], kept: Sequence[int]) -> bool:
-    """Rulebook, Failed turns: a roll showing only faces already taken this turn goes bust."""
-    if type(roll) is not tuple or type(kept) is not tuple or len(roll) != SIDES or len(kept) != SIDES:
-        roll, kept = _counts(roll, "roll"), _counts(kept, "kept")
-    try:
-        for c, k in zip(roll, kept, strict=True):
-            if c and not k:
-                return False
-    except TypeError:
-        raise _bad_counts("roll and kept", roll, kept) from None
-    return True
+    """Rulebook, Failed turns: a roll showing only faces already taken this turn goes bust (it
+    offers no face to take: `takeable_faces`)."""
+    return not takeable_faces(roll, kept)
 
 
 def may_stop(kept: Sequence[int]) -> bool:

@@ -29,7 +29,7 @@ import numpy as np
 
 from henkit.checks import whole
 from henkit.core import CHANCE, TERMINAL
-from henkit.henpen.actions import ROLL, Action, Roll, Stop, Take
+from henkit.henpen.actions import ROLL, TAKES, Action, Roll, Stop, Take
 from henkit.henpen.dice import (
     FACES,
     SIDES,
@@ -76,7 +76,6 @@ FAILURES = ("bust", "no worm", "no serving")
 """Why a turn can fail: a roll of faces already taken; the dice all set aside with no worm;
 a total that claims no serving."""
 NO_DICE = (0,) * SIDES
-_TAKES = {f: Take(f) for f in FACES}  # Take is a frozen value: one per face serves every state
 STATE_FIELDS = ("rules", "grill", "stacks", "out_of_play", "player", "phase", "kept", "roll",
                 "last_turn", "turns_played")
 TURN_END_FIELDS = ("player", "total", "kept", "claim", "failure", "returned", "turned_out", "roll")
@@ -398,7 +397,7 @@ class State:
         """The faces the player may take from the roll (`rules.takeable_faces`); none without
         a roll."""
         if self._takeable is None:
-            faces = () if self.roll is None else tuple(takeable_faces(self.roll, self.kept))
+            faces = () if self.roll is None else _takeable(self.roll, self.kept)
             object.__setattr__(self, "_takeable", faces)
         return self._takeable  # type: ignore[return-value]
 
@@ -427,7 +426,7 @@ class State:
         if phase is _ROLL:
             return [ROLL]
         if phase is _TAKE:
-            return [_TAKES[f] for f in self.takeable]
+            return [TAKES[f] for f in self.takeable]
         if phase is _DECIDE:
             acts: list[Action] = []
             facts = self._kept
@@ -475,10 +474,12 @@ class State:
         return self._kept.ended
 
     def _rolled(self, counts: tuple[int, ...]) -> State:
-        # The state after a checked roll of the dice left.
-        if is_bust(counts, self.kept):
+        # The state after a checked roll of the dice left: a bust when it offers no face to
+        # take (`is_bust`), else the player takes one of the faces it offers.
+        faces = _takeable(counts, self.kept)
+        if not faces:
             return self._fail("bust", roll=counts)
-        return self._with(phase=_TAKE, roll=counts)
+        return self._with(phase=_TAKE, roll=counts, _takeable=faces)
 
     def _with(self, **changes: Any) -> State:
         # dataclasses.replace without its cost: it rebuilds the state through __init__ (and its
@@ -506,9 +507,10 @@ class State:
             raise ValueError(f"no die shows {face_name(face)} in this roll ({describe_roll(roll)})")
         i = face - 1
         kept = kept[:i] + (roll[i],) + kept[i + 1 :]  # type: ignore[index]
-        state = self._with(phase=_DECIDE, kept=kept, roll=None)
-        if state._kept.ended:
-            if not state._kept.has_worm:
+        facts = _kept_facts(kept, self.rules.dice)
+        state = self._with(phase=_DECIDE, kept=kept, roll=None, _facts=facts)
+        if facts.ended:
+            if not facts.has_worm:
                 return state._fail("no worm")
             if not state.claims():
                 return state._fail("no serving")
@@ -794,6 +796,13 @@ def _start(players: int, rules: Rules, first: int) -> State:
     # `State.new` of a full grill and empty stacks (checked arguments): states never change,
     # so one start serves every game with these players, rules and first player.
     return State(rules, rules.tiles, ((),) * players, (), player=first)
+
+
+@lru_cache(maxsize=16384)
+def _takeable(roll: tuple[int, ...], kept: tuple[int, ...]) -> tuple[int, ...]:
+    # `takeable_faces` of a valid state's roll and kept dice, asked at every roll of a game: a
+    # pure function of two counts tuples, cached (a few thousand pairs cover most of play).
+    return tuple(takeable_faces(roll, kept))
 
 
 @lru_cache(maxsize=4096)
