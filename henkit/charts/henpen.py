@@ -59,6 +59,12 @@ MAX_LINE_POINTS = 2000
 
 
 
+def _flag(value: object, name: str) -> bool:
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, not {value!r}"[:300])
+
+
 def _frac_text(p: Any) -> str:
     """' (= 1/6)' for a Fraction that is not 0 or 1, else ''."""
     if isinstance(p, Fraction) and p.denominator != 1:
@@ -143,7 +149,11 @@ def law_of_large_numbers_chart(
     standard errors, where about 95% of running frequencies lie at each number of trials.
     The numbers are `henkit.results.running_frequency` and `binomial_band`.
     """
-    if isinstance(exact, bool) or not isinstance(exact, int | float | Fraction | np.floating):
+    band, log_x = _flag(band, "band"), _flag(log_x, "log_x")
+    if not isinstance(event, str):
+        raise ValueError(f"event must be text (what happened in a trial), not {event!r}"[:300])
+    if isinstance(exact, bool | np.bool_) or not isinstance(
+            exact, int | float | Fraction | np.integer | np.floating):
         raise ValueError(f"exact must be a chance between 0 and 1, not {exact!r}")
     p = float(exact)
     if not 0.0 <= p <= 1.0:
@@ -266,7 +276,14 @@ def chance_at_least_chart(
     `best=True` adds the most any play can reach for each T (the solver run once per T).
     """
     dists = _check_dists(dists)
-    rules = rules or Rules()
+    best = _flag(best, "best")
+    if rules is None:
+        rules = Rules()
+    elif not isinstance(rules, Rules):
+        raise ValueError(f"rules must be henkit.henpen Rules or None, not {rules!r}"[:300])
+    if targets is not None and (isinstance(targets, str | bytes | dict)
+                                or not isinstance(targets, Iterable)):
+        raise ValueError(f"targets must be a list of totals, not {targets!r}"[:300])
     ts = list(rules.tiles if targets is None else targets)
     if not ts:
         raise ValueError("targets must list at least one total")

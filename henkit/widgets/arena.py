@@ -14,7 +14,7 @@ import ipywidgets as w
 
 from henkit.arena import MAX_GAMES, SERIAL, Tournament, run_tournament
 from henkit.checks import whole
-from henkit.widgets.common import button, esc, figure_output, keep_alive, say, status_line
+from henkit.widgets.common import button, esc, figure_output, flag, keep_alive, say, status_line
 
 BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
     "henpen": ("optimal", "greedy", "random", "threshold:20", "threshold:25", "threshold:28",
@@ -74,8 +74,7 @@ class Arena(w.VBox):
         ):
             raise ValueError(f"executor must be a concurrent.futures Executor, {SERIAL!r} or "
                              f"None (henkit.arena's default), not {executor!r}")
-        if not isinstance(show_chart, bool):
-            raise ValueError(f"show_chart must be True or False, not {show_chart!r}")
+        show_chart = flag(show_chart, "show_chart")
         self.executor = executor
         self.tournament: Tournament | None = None
         self.game_select = w.Dropdown(

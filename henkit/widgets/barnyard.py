@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 import ipywidgets as w
 
+from henkit.checks import whole
 from henkit.core import CHANCE, Game, Seed, make_rng
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
 from henkit.hens.barnyard import Cell
@@ -28,8 +29,10 @@ from henkit.hens.scoring import score
 from henkit.hens.state import State
 from henkit.widgets.common import (
     bot_buttons,
+    bot_specs,
     button,
     esc,
+    flag,
     keep_alive,
     play_until,
     say,
@@ -79,13 +82,11 @@ class BarnyardGame(w.VBox):
         rules: Rules | None = None,
         show_chart: bool = True,
     ) -> None:
-        specs = [bots] if isinstance(bots, str) else list(bots)
-        if not 1 <= len(specs) <= 3:
-            raise ValueError(f"Hens is for 2 to 4 players: give 1 to 3 bots, not {len(specs)}")
-        robots = [make_bot(s) for s in specs]
+        specs = bot_specs(bots, 3, "Hens is for 2 to 4 players")
+        robots = [make_bot(s) for s in specs]  # ValueError naming the known bots
         players = len(robots) + 1
-        if isinstance(human, bool) or not isinstance(human, int) or not 0 <= human < players:
-            raise ValueError(f"human must be a seat from 0 to {players - 1}, not {human!r}")
+        human = whole(human, "human (your seat)", 0, players - 1)
+        show_chart = flag(show_chart, "show_chart")
         if rules is None:
             rules = Rules(players=players)
         elif not isinstance(rules, Rules) or rules.players != players:

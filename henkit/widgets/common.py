@@ -54,6 +54,30 @@ def dice_text(counts: tuple[int, ...] | None) -> str:
     return ", ".join(parts)
 
 
+def flag(value: object, name: str) -> bool:
+    """`value` as a bool if it is True or False (numpy bools too); ValueError otherwise."""
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    raise ValueError(f"{name} must be True or False, not {value!r}"[:300])
+
+
+def bot_specs(bots: object, most: int, what: str) -> list[str]:
+    """A widget's `bots`: one make_bot spec or a list of 1 to `most` of them (each a text;
+    the game's make_bot says which names it knows); ValueError naming `what` otherwise."""
+    if isinstance(bots, str):
+        specs = [bots]
+    elif isinstance(bots, list | tuple):
+        specs = list(bots)
+    else:
+        raise ValueError(f"bots must be a bot name or a list of names, not {bots!r}"[:300])
+    if not 1 <= len(specs) <= most:
+        raise ValueError(f"{what}: give 1 to {most} bots, not {len(specs)}")
+    for spec in specs:
+        if not isinstance(spec, str):
+            raise ValueError(f"bots are given by name (e.g. 'greedy'), not {spec!r}"[:300])
+    return specs
+
+
 def status_line() -> w.HTML:
     """The line each widget uses to say in words what just happened (a polite live region)."""
     return w.HTML(value="", layout=w.Layout(min_height="1.6em"))

@@ -21,7 +21,7 @@ from henkit.core import Game, Seed
 from henkit.henpen.actions import ROLL, Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.dice import FACES, face_name, face_value
-from henkit.henpen.inputs import check_flag, check_seed
+from henkit.henpen.inputs import check_seed
 from henkit.henpen.odds import bust_chance
 from henkit.henpen.rules import Claim, Rules
 from henkit.henpen.state import Phase, State
@@ -31,6 +31,7 @@ from henkit.widgets.common import (
     dice_text,
     esc,
     face_text,
+    flag,
     keep_alive,
     percent,
     say,
@@ -74,8 +75,8 @@ class DiceTray(w.VBox):
         names: Sequence[str] | None = None,
         on_move: Callable[[], Any] | None = None,
     ) -> None:
-        check_flag(show_advice, "show_advice")
-        check_flag(show_chart, "show_chart")
+        show_advice = flag(show_advice, "show_advice")
+        show_chart = flag(show_chart, "show_chart")
         check_seed(seed)
         if names is not None and (not isinstance(names, list | tuple)
                                   or not all(isinstance(n, str) for n in names)):

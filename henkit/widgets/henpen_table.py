@@ -18,10 +18,10 @@ from henkit.henpen.actions import Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.bots import make_bot
 from henkit.henpen.dice import describe_roll, face_name, face_value
-from henkit.henpen.inputs import check_flag, check_seed
+from henkit.henpen.inputs import check_seed
 from henkit.henpen.rules import Rules
 from henkit.henpen.state import Phase, State
-from henkit.widgets.common import bot_buttons, esc, keep_alive, play_until, say
+from henkit.widgets.common import bot_buttons, bot_specs, esc, flag, keep_alive, play_until, say
 from henkit.widgets.dice_tray import DiceTray
 
 MAX_BOTS = 6
@@ -46,20 +46,12 @@ class HenpenTable(w.VBox):
         show_advice: bool = True,
         show_chart: bool = True,
     ) -> None:
-        if isinstance(bots, str):
-            specs = [bots]
-        elif isinstance(bots, list | tuple):
-            specs = list(bots)
-        else:
-            raise ValueError(f"bots must be a bot name or a list of names (e.g. ['optimal', "
-                             f"'threshold:25']), not {bots!r}")
-        if not 1 <= len(specs) <= MAX_BOTS:
-            raise ValueError(f"a table has 1 to {MAX_BOTS} bots, not {len(specs)}")
+        specs = bot_specs(bots, MAX_BOTS, "a Henpen table has 2 to 7 players")
         robots = [make_bot(s) for s in specs]  # ValueError naming the known bots
         players = len(robots) + 1
         human = whole(human, "human (your seat)", 0, players - 1)
-        check_flag(show_advice, "show_advice")
-        check_flag(show_chart, "show_chart")
+        show_advice = flag(show_advice, "show_advice")
+        show_chart = flag(show_chart, "show_chart")
         check_seed(seed)
         seats = [*robots[:human], None, *robots[human:]]
         self.game = Game(State.new(players, rules), seats, seed)
