@@ -113,14 +113,16 @@ class _Kept(NamedTuple):
     dice_left: int
     has_worm: bool  # `may_stop`
     ended: bool  # `turn_ends_by_itself` (P5)
+    taken: tuple[int, ...]  # 1 for each face taken, else 0 (the kept dice as `_takeable` keys them)
 
 
 @lru_cache(maxsize=8192)
 def _kept_facts(kept: tuple[int, ...], dice: int) -> _Kept:
     # A pure function of a state's kept dice (of a valid state) and the rules' dice, asked at
-    # every decision: cached here, and kept by the state (`State._kept`) until its dice change.
+    # every decision: cached here, and held by the state (`State._facts`) with its kept dice.
     left = dice - sum(kept)
-    return _Kept(_total(kept), left, may_stop(kept), turn_ends_by_itself(left, _faces_taken(kept)))
+    return _Kept(_total(kept), left, may_stop(kept), turn_ends_by_itself(left, _faces_taken(kept)),
+                 tuple(1 if c else 0 for c in kept))
 
 
 @dataclass(frozen=True)
@@ -240,11 +242,12 @@ class State:
     roll: tuple[int, ...] | None = None  # the roll waiting for a Take
     last_turn: TurnEnd | None = None
     turns_played: int = 0
-    # Memos of pure functions of the fields (set on first use; `_with` starts a new state
-    # without them): the claims at the current total, the faces the roll offers.
+    # Derived from the fields above, set with them (by __post_init__, or by `apply` with the
+    # fields they derive from): the facts of the kept dice, the faces the roll offers. And a
+    # memo, set on first use: the claims at the current total.
+    _facts: _Kept = field(init=False, compare=False, repr=False)
+    _takeable: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
     _claims: tuple[Claim, ...] | None = field(default=None, init=False, compare=False, repr=False)
-    _takeable: tuple[int, ...] | None = field(default=None, init=False, compare=False, repr=False)
-    _facts: _Kept | None = field(default=None, init=False, compare=False, repr=False)
 
     def __post_init__(self) -> None:
         # Plain, checked field values first (so `validate` compares like with like), then the
@@ -267,6 +270,8 @@ class State:
         if self.last_turn is not None and not isinstance(self.last_turn, TurnEnd):
             raise ValueError(f"last_turn must be a TurnEnd or None, not {self.last_turn!r}")
         setter(self, "turns_played", whole(self.turns_played, "turns_played", 0))
+        setter(self, "_facts", _kept_facts(self.kept, self.rules.dice))
+        setter(self, "_takeable", () if self.roll is None else _takeable(self.roll, self._facts.taken))
         self.validate()
 
     # ----- construction -------------------------------------------------------------------
@@ -315,23 +320,14 @@ class State:
         return len(self.stacks)
 
     @property
-    def _kept(self) -> _Kept:
-        # The facts of the kept dice (`_kept_facts`), looked up once per state.
-        facts = self._facts
-        if facts is None:
-            facts = _kept_facts(self.kept, self.rules.dice)
-            object.__setattr__(self, "_facts", facts)
-        return facts
-
-    @property
     def dice_left(self) -> int:
         """Dice not yet set aside this turn."""
-        return self._kept.dice_left
+        return self._facts.dice_left
 
     @property
     def total(self) -> int:
         """The running total of the dice set aside this turn (a worm counts 5: P2)."""
-        return self._kept.total
+        return self._facts.total
 
     @property
     def taken(self) -> frozenset[int]:
@@ -341,7 +337,7 @@ class State:
     @property
     def has_worm(self) -> bool:
         """True once a worm is among the dice set aside, so the player may stop (`may_stop`)."""
-        return self._kept.has_worm
+        return self._facts.has_worm
 
     @property
     def is_over(self) -> bool:
@@ -388,18 +384,15 @@ class State:
     def claims(self) -> list[Claim]:
         """Servings the player to move could claim with the current total (P4; worm or not)."""
         if self._claims is None:
-            object.__setattr__(self, "_claims", _claims_at(self.total, self.grill, self.stacks,
-                                                           self.player)[0])
+            object.__setattr__(self, "_claims", _claims_at(self._facts.total, self.grill,
+                                                           self.stacks, self.player))
         return list(self._claims)  # type: ignore[arg-type]
 
     @property
     def takeable(self) -> tuple[int, ...]:
         """The faces the player may take from the roll (`rules.takeable_faces`); none without
         a roll."""
-        if self._takeable is None:
-            faces = () if self.roll is None else _takeable(self.roll, self.kept)
-            object.__setattr__(self, "_takeable", faces)
-        return self._takeable  # type: ignore[return-value]
+        return self._takeable
 
     def winners(self) -> tuple[int, ...]:
         """Players who win, or lead while the game goes on (P8): most worms, then the highest
@@ -429,9 +422,9 @@ class State:
             return [TAKES[f] for f in self.takeable]
         if phase is _DECIDE:
             acts: list[Action] = []
-            facts = self._kept
+            facts = self._facts
             if facts.has_worm:
-                acts += _claims_at(facts.total, self.grill, self.stacks, self.player)[1]
+                acts += map(Stop, self.claims())
             if not facts.ended:
                 acts.insert(0, ROLL)
             return acts
@@ -448,17 +441,17 @@ class State:
         """Roll the dice left with `rng` (the same distribution as `chance_outcomes`)."""
         if self.phase is not _DICE:
             raise ValueError(f"no dice are rolling: the game is in the {self.phase.value!r} phase")
-        return sample_roll(self._kept.dice_left, rng)
+        return sample_roll(self._facts.dice_left, rng)
 
     def apply(self, action: Any) -> State:
         """The state after `action` (a roll's counts at a chance node); ValueError if illegal."""
         phase = self.phase
         if phase is _DICE:
-            return self._rolled(check_roll(action, self._kept.dice_left))
+            return self._rolled(check_roll(action, self._facts.dice_left))
         if phase is _OVER:
             raise ValueError("the game is over: no action is allowed")
         if isinstance(action, Roll):
-            if phase is _ROLL or (phase is _DECIDE and not self._kept.ended):
+            if phase is _ROLL or (phase is _DECIDE and not self._facts.ended):
                 return self._with(phase=_DICE)
             if phase is _TAKE:
                 raise ValueError("you must take a face from the roll before rolling again")
@@ -471,12 +464,12 @@ class State:
                          "Stop(claim), and a roll's counts while the dice are rolling")
 
     def _ends_by_itself(self) -> bool:
-        return self._kept.ended
+        return self._facts.ended
 
     def _rolled(self, counts: tuple[int, ...]) -> State:
         # The state after a checked roll of the dice left: a bust when it offers no face to
         # take (`is_bust`), else the player takes one of the faces it offers.
-        faces = _takeable(counts, self.kept)
+        faces = _takeable(counts, self._facts.taken)
         if not faces:
             return self._fail("bust", roll=counts)
         return self._with(phase=_TAKE, roll=counts, _takeable=faces)
@@ -484,14 +477,17 @@ class State:
     def _with(self, **changes: Any) -> State:
         # dataclasses.replace without its cost: it rebuilds the state through __init__ (and its
         # checks), field by field; a copy of the fields with a few changed is the same state,
-        # several times faster. Only for states the rules produce from a valid one (`apply`);
-        # the memos of the old state do not carry over (those of its kept dice do while they
-        # stay the same).
+        # several times faster. Only for states the rules produce from a valid one (`apply`).
+        # The derived fields follow the fields they derive from (callers that know them
+        # already pass them); the memo starts afresh.
         fields = self.__dict__.copy()
-        fields["_claims"] = fields["_takeable"] = None
-        if "kept" in changes:
-            fields["_facts"] = None
+        fields["_claims"] = None
         fields.update(changes)
+        if "kept" in changes and "_facts" not in changes:
+            fields["_facts"] = _kept_facts(fields["kept"], self.rules.dice)
+        if "roll" in changes and "_takeable" not in changes:
+            roll = fields["roll"]
+            fields["_takeable"] = () if roll is None else _takeable(roll, fields["_facts"].taken)
         new = object.__new__(State)
         object.__setattr__(new, "__dict__", fields)
         return new
@@ -500,7 +496,7 @@ class State:
         if self.phase is not _TAKE:
             raise ValueError(f"there is no roll to take from: the turn is in the {self.phase.value!r} phase")
         roll, kept = self.roll, self.kept
-        if face not in self.takeable:
+        if face not in self._takeable:
             if kept[face - 1]:
                 raise ValueError(f"you already took the {face_name(face, True)} this turn: "
                                  "pick a face not yet taken")
@@ -508,7 +504,7 @@ class State:
         i = face - 1
         kept = kept[:i] + (roll[i],) + kept[i + 1 :]  # type: ignore[index]
         facts = _kept_facts(kept, self.rules.dice)
-        state = self._with(phase=_DECIDE, kept=kept, roll=None, _facts=facts)
+        state = self._with(phase=_DECIDE, kept=kept, roll=None, _facts=facts, _takeable=())
         if facts.ended:
             if not facts.has_worm:
                 return state._fail("no worm")
@@ -519,7 +515,7 @@ class State:
     def _apply_stop(self, claim: Claim) -> State:
         if self.phase is not _DECIDE:
             raise ValueError(f"you cannot stop now: the turn is in the {self.phase.value!r} phase")
-        if not self._kept.has_worm:
+        if not self._facts.has_worm:
             raise ValueError("you may stop only once a worm is among the dice you set aside")
         claims = self.claims()
         if claim not in claims:
@@ -529,7 +525,8 @@ class State:
         stacks = list(self.stacks)
         grill = self.grill
         if claim.owner is None:
-            grill = tuple(t for t in grill if t != claim.tile)
+            i = grill.index(claim.tile)
+            grill = grill[:i] + grill[i + 1 :]
         else:
             stacks[claim.owner] = stacks[claim.owner][:-1]
         stacks[me] = stacks[me] + (claim.tile,)
@@ -545,7 +542,8 @@ class State:
             stacks[me] = stacks[me][:-1]
             grill = tuple(sorted((*grill, returned)))
         if turned is not None:
-            grill = tuple(t for t in grill if t != turned)
+            i = grill.index(turned)
+            grill = grill[:i] + grill[i + 1 :]
             out = tuple(sorted((*out, turned)))
         end = _turn_end(me, self.total, self.kept, None, why, returned, turned, roll)
         return self._next_turn(grill, tuple(stacks), out, end)
@@ -560,6 +558,7 @@ class State:
             phase=_OVER if game_over(grill) else _ROLL,
             kept=NO_DICE, roll=None, last_turn=end,
             turns_played=self.turns_played + 1,
+            _facts=_kept_facts(NO_DICE, self.rules.dice), _takeable=(),
         )
 
     # ----- checks and serialisation -------------------------------------------------------
@@ -799,23 +798,22 @@ def _start(players: int, rules: Rules, first: int) -> State:
 
 
 @lru_cache(maxsize=16384)
-def _takeable(roll: tuple[int, ...], kept: tuple[int, ...]) -> tuple[int, ...]:
-    # `takeable_faces` of a valid state's roll and kept dice, asked at every roll of a game: a
-    # pure function of two counts tuples, cached (a few thousand pairs cover most of play).
-    return tuple(takeable_faces(roll, kept))
+def _takeable(roll: tuple[int, ...], taken: tuple[int, ...]) -> tuple[int, ...]:
+    # `takeable_faces` of a valid state's roll, asked at every roll of a game: a pure function,
+    # cached. The rule asks only whether a face was taken, so the kept dice come as 0 or 1 per
+    # face (`_Kept.taken`): then a few thousand entries cover most of play.
+    return tuple(takeable_faces(roll, taken))
 
 
 @lru_cache(maxsize=4096)
 def _claims_at(
     total: int, grill: tuple[int, ...], stacks: tuple[tuple[int, ...], ...], player: int
-) -> tuple[tuple[Claim, ...], tuple[Stop, ...]]:
-    # `legal_claims` for the player to move of a valid state, and their Stop actions: a pure
-    # function of these values, asked at every decision of a turn; the grill and stacks stay
-    # the same all turn, so the cache hits from the second decision of a turn on.
+) -> tuple[Claim, ...]:
+    # `legal_claims` for the player to move of a valid state: a pure function of these values,
+    # asked at the decisions of a turn (whose grill and stacks stay the same all turn).
     own = stacks[player][-1] if stacks[player] else None
     tops = {p: s[-1] for p, s in enumerate(stacks) if s and p != player}
-    claims = tuple(legal_claims(total, grill, own, tops))
-    return claims, tuple(Stop(c) for c in claims)
+    return tuple(legal_claims(total, grill, own, tops))
 
 
 def _turn_end(
