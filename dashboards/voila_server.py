@@ -1,4 +1,6 @@
-"""Start Voilà (as `python -m voila` would), with a guard against a lost ZeroMQ wake-up.
+"""Start Voilà (as `python -m voila` would), with a guard against a lost ZeroMQ wake-up and
+lighter pages.
+
 
 Why the guard: Voilà runs each dashboard's notebook through nbclient, which waits for a
 kernel's replies with `AsyncZMQSocketChannel.get_msg(timeout=None)`, i.e. one unbounded
@@ -10,17 +12,40 @@ refilled its preheated kernels; the CI run on record lost one). A bounded poll d
 this failure: when its time is up pyzmq asks the socket directly (`zmq_poll` with timeout 0)
 and finds the message. So here every unbounded wait becomes a loop of one-second waits; a
 normal reply still wakes it at once.
+
+Lighter pages (HenkitVoila below): a first visit to a dashboard moved 9.8 MB, none of it
+compressed. Three changes, switched on by `Voila.tornado_settings` in voila.json:
+- `compress_response`: Tornado gzips every text response (HTML, JavaScript, CSS, JSON). Voilà
+  applies `tornado_settings` after it has built its Tornado application, too late for this one
+  (Tornado picks its output transforms when the application is built): here they are part of
+  the settings the application is built with.
+- Static files (Voilà's bundles, the widget manager, the template's CSS and plotly.js) are
+  compressed once per file, at gzip's best level, and kept in memory: compressing them on every
+  request at Tornado's level 6 cost the server about 0.27 s of CPU per first visit, on the one
+  thread that serves every viewer, and sent 2 % more bytes.
+- Voilà serves the JupyterLab extensions' files (the widget manager among them) with
+  `Cache-Control: no-cache`, so each dashboard asked for them again. Their addresses carry a
+  version (`?v=<hash>`): served as Jupyter serves them everywhere else, with a long max-age, a
+  browser fetches them once for all dashboards.
+`websocket_compression_options` (permessage-deflate for the kernel's messages) is read by the
+kernel's websocket handler itself.
 """
 
 from __future__ import annotations
 
+import gzip
 import logging
+import mimetypes
+import os
 import sys
 import time
+from datetime import UTC, datetime
 from queue import Empty
 from typing import Any
 
 from jupyter_client.channels import AsyncZMQSocketChannel
+from tornado.web import GZipContentEncoding, StaticFileHandler
+from voila.app import Voila
 
 #: How long one wait lasts before the socket is asked directly (seconds): the longest a lost
 #: wake-up can delay a page.
@@ -54,12 +79,119 @@ def install() -> None:
     AsyncZMQSocketChannel.get_msg = get_msg_rechecking  # type: ignore[method-assign]
 
 
+# --- Lighter pages ---------------------------------------------------------------------------
+
+#: Compressed static files kept in memory at most (bytes); past it, files are gzipped per request
+#: by Tornado's transform. The dashboards' files take about 3 MB compressed.
+GZIP_CACHE_LIMIT = 64 * 2**20
+_GZIPPED: dict[str, tuple[bytes, datetime]] = {}  # virtual path -> (gzip bytes, original mtime)
+_GZIP_MARK = "\0gzip:"  # never part of a real path (a file name cannot hold a NUL byte)
+
+
+def compressible(content_type: str) -> bool:
+    """Whether Tornado's gzip transform would compress a response of this type (text/*,
+    JavaScript, JSON, SVG, ...)."""
+    return content_type.startswith("text/") or content_type in GZipContentEncoding.CONTENT_TYPES
+
+
+def gzipped_copy(path: str) -> str | None:
+    """The virtual path under which a gzip copy of the file at `path` is kept (made now if
+    needed), or None when the cache is full. A changed file (new mtime or size) gets a new copy."""
+    stat = os.stat(path)
+    virtual = f"{path}{_GZIP_MARK}{stat.st_mtime_ns}:{stat.st_size}"
+    if virtual not in _GZIPPED:
+        if sum(len(body) for body, _ in _GZIPPED.values()) + stat.st_size > GZIP_CACHE_LIMIT:
+            return None
+        with open(path, "rb") as f:
+            body = gzip.compress(f.read(), compresslevel=9, mtime=0)
+        _GZIPPED[virtual] = (body, datetime.fromtimestamp(int(stat.st_mtime), UTC))
+    return virtual
+
+
+class GzipStaticFiles(StaticFileHandler):
+    """Serves a static file's gzip copy (`gzipped_copy`) to a browser that accepts gzip, when
+    the server compresses responses (`compress_response`), the file is compressible and worth
+    it, and no byte range is asked for. Mixed into each of Voilà's static file handlers.
+
+    The copy is served as a file of its own, at a virtual path: size, content, ETag (a hash of
+    the compressed bytes) and 304 answers all follow from it; type and modification time are the
+    original file's. Tornado's gzip transform leaves a response that is already encoded alone.
+    """
+
+    def validate_absolute_path(self, root: str, absolute_path: str) -> str | None:
+        path = super().validate_absolute_path(root, absolute_path)
+        self._original_path = path
+        if path is not None and self._serve_gzipped(path):
+            return gzipped_copy(path) or path
+        return path
+
+    def _serve_gzipped(self, path: str) -> bool:
+        return (
+            bool(self.settings.get("compress_response"))
+            and "gzip" in self.request.headers.get("Accept-Encoding", "")
+            and "Range" not in self.request.headers
+            and compressible(mimetypes.guess_type(path)[0] or "")
+            and os.path.getsize(path) >= GZipContentEncoding.MIN_LENGTH
+        )
+
+    @property
+    def _gzipped(self) -> bool:
+        return self.absolute_path in _GZIPPED
+
+    def set_headers(self) -> None:
+        super().set_headers()
+        if self._gzipped:
+            self.set_header("Content-Encoding", "gzip")
+
+    def get_content_type(self) -> str:
+        if self._gzipped:
+            return mimetypes.guess_type(self._original_path)[0] or "application/octet-stream"
+        return super().get_content_type()
+
+    def get_modified_time(self) -> datetime | None:
+        if self._gzipped:
+            return _GZIPPED[self.absolute_path][1]
+        return super().get_modified_time()
+
+    def get_content_size(self) -> int:
+        if self._gzipped:
+            return len(_GZIPPED[self.absolute_path][0])
+        return super().get_content_size()
+
+    @classmethod
+    def get_content(cls, abspath: str, start: int | None = None, end: int | None = None):
+        if abspath in _GZIPPED:
+            return _GZIPPED[abspath][0][start:end]
+        return super().get_content(abspath, start, end)
+
+
+class HenkitVoila(Voila):
+    """Voilà with lighter pages (see the module doc)."""
+
+    def init_settings(self) -> dict:
+        # Voilà itself applies tornado_settings only after the application is built.
+        return {**super().init_settings(), **self.tornado_settings}
+
+    def init_handlers(self) -> list:
+        handlers = []
+        for route in super().init_handlers():
+            if not isinstance(route, tuple):
+                handlers.append(route)
+                continue
+            pattern, handler, *kwargs = route
+            if isinstance(handler, type) and issubclass(handler, StaticFileHandler):
+                handler = type(handler.__name__, (GzipStaticFiles, handler), {})
+            if kwargs and pattern.endswith("/voila/labextensions/(.*)"):
+                # Jupyter's own rule: versioned addresses (?v=) cached for good, others revalidated.
+                kwargs = [{**kwargs[0], "no_cache_paths": []}]
+            handlers.append((pattern, handler, *kwargs))
+        return handlers
+
+
 def main() -> None:
     """Install the guard, then run Voilà with this process's command line."""
     install()
-    from voila.app import main as voila_main
-
-    sys.exit(voila_main())
+    sys.exit(HenkitVoila.launch_instance())
 
 
 if __name__ == "__main__":

@@ -117,3 +117,119 @@ def test_install_replaces_the_channels_wait(monkeypatch):
     monkeypatch.setattr(AsyncZMQSocketChannel, "get_msg", AsyncZMQSocketChannel.get_msg)
     GUARD.install()
     assert AsyncZMQSocketChannel.get_msg is GUARD.get_msg_rechecking
+
+
+# --- Lighter pages: static files gzipped once, Voilà's tornado_settings applied when built ---
+
+
+@pytest.fixture
+def static_server(tmp_path):
+    """A Tornado server on a free port serving tmp_path/static with the gzip-copy handler, as
+    compress_response is on; yields (base URL, folder). Runs in a thread of its own."""
+    import socket
+    import threading
+
+    import tornado.httpserver
+    import tornado.ioloop
+    import tornado.web
+
+    folder = tmp_path / "static"
+    folder.mkdir()
+    handler = type("Static", (GUARD.GzipStaticFiles, tornado.web.StaticFileHandler), {})
+    app = tornado.web.Application(
+        [(r"/static/(.*)", handler, {"path": str(folder)})], compress_response=True
+    )
+    sock = socket.create_server(("127.0.0.1", 0))
+    sock.setblocking(False)  # as Tornado's own bind_sockets leaves it
+    port = sock.getsockname()[1]
+    started, loop = threading.Event(), {}
+
+    def serve():
+        async def main():
+            server = tornado.httpserver.HTTPServer(app)
+            server.add_sockets([sock])
+            loop["stop"] = asyncio.Event()
+            loop["loop"] = asyncio.get_running_loop()
+            started.set()
+            await loop["stop"].wait()
+            server.stop()
+
+        asyncio.run(main())
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    started.wait(10)
+    try:
+        yield f"http://127.0.0.1:{port}/static/", folder
+    finally:
+        loop["loop"].call_soon_threadsafe(loop["stop"].set)
+        thread.join(10)
+
+
+def fetch(url: str, **headers: str) -> tuple[int, dict[str, str], bytes]:
+    import urllib.error
+    import urllib.request
+
+    request = urllib.request.Request(
+        url, headers={k.replace("_", "-"): v for k, v in headers.items()}
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as r:
+            return r.status, {k.lower(): v for k, v in r.headers.items()}, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, {k.lower(): v for k, v in e.headers.items()}, e.read()
+
+
+def test_a_static_file_is_sent_gzipped_to_a_browser_that_accepts_it(static_server):
+    import gzip
+
+    url, folder = static_server
+    script = b"const answer = 42;\n" * 2000
+    (folder / "app.js").write_bytes(script)
+    status, headers, body = fetch(url + "app.js?v=1", Accept_Encoding="gzip, deflate")
+    assert status == 200
+    assert headers["content-encoding"] == "gzip"
+    assert headers["content-type"] == "text/javascript"  # the file's type, not application/gzip
+    assert "max-age" in headers["cache-control"]  # versioned address: cached for good
+    assert "accept-encoding" in headers["vary"].lower()
+    assert gzip.decompress(body) == script and len(body) < len(script) / 20
+    # The same bytes every time (kept, not compressed again), and a cached copy revalidates.
+    assert fetch(url + "app.js?v=1", Accept_Encoding="gzip")[2] == body
+    again = fetch(url + "app.js?v=1", Accept_Encoding="gzip", If_None_Match=headers["etag"])
+    assert again[0] == 304
+    # A client that does not accept gzip gets the file as it is, under another ETag.
+    status, plain_headers, plain = fetch(url + "app.js?v=1")
+    assert (status, plain) == (200, script) and "content-encoding" not in plain_headers
+    assert plain_headers["etag"] != headers["etag"]
+
+
+def test_a_changed_static_file_is_compressed_again(static_server):
+    import gzip
+    import os
+
+    url, folder = static_server
+    path = folder / "style.css"
+    path.write_bytes(b"body { color: black; }\n" * 200)
+    first = fetch(url + "style.css", Accept_Encoding="gzip")[2]
+    path.write_bytes(b"body { color: green; }\n" * 300)
+    os.utime(path, (time.time() + 5, time.time() + 5))
+    second = fetch(url + "style.css", Accept_Encoding="gzip")[2]
+    assert gzip.decompress(second) == path.read_bytes() != gzip.decompress(first)
+
+
+def test_binary_or_ranged_responses_are_not_taken_from_the_gzip_copies(static_server):
+    url, folder = static_server
+    (folder / "font.woff2").write_bytes(bytes(range(256)) * 20)  # compressed formats stay as is
+    (folder / "big.js").write_bytes(b"let y = 2;\n" * 1000)
+    status, headers, body = fetch(url + "font.woff2", Accept_Encoding="gzip")
+    assert "content-encoding" not in headers and body == bytes(range(256)) * 20
+    status, headers, _ = fetch(url + "big.js", Accept_Encoding="gzip", Range="bytes=0-9")
+    assert status == 206 and headers["content-range"] == "bytes 0-9/11000"  # of the file itself
+
+
+def test_voilas_tornado_settings_are_part_of_the_application_it_builds(monkeypatch):
+    # compress_response only works if Tornado sees it when the application is built; Voilà
+    # itself applies tornado_settings afterwards.
+    monkeypatch.setattr(GUARD.Voila, "init_settings", lambda self: {"base_url": "/"})
+    app = GUARD.HenkitVoila(tornado_settings={"compress_response": True})
+    assert app.init_settings() == {"base_url": "/", "compress_response": True}
