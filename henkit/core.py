@@ -298,11 +298,15 @@ class Game:
             raise ValueError(f"player {p + 1} (seat {p}) is a human: give their move to play()")
         return play_out(s, self.bots, self.rng, observer=self._record, max_moves=1)
 
-    def advance(self, until: Callable[[GameState], bool] | None = None) -> GameState:
-        """Step chance and bots until a human must move, the game ends, or `until(state)`."""
+    def advance(
+        self, until: Callable[[GameState], bool] | None = None, max_moves: int | None = None
+    ) -> GameState:
+        """Step chance and bots until a human must move, the game ends, `until(state)` (asked
+        before every move) or after `max_moves` moves; every move is recorded."""
         if until is not None and not callable(until):
             raise ValueError(f"until must be a function of the state, or None, not {until!r}")
-        return play_out(self.state, self.bots, self.rng, observer=self._record, until=until)
+        return play_out(self.state, self.bots, self.rng, observer=self._record, until=until,
+                        max_moves=max_moves)
 
     def run(self) -> GameState:
         """Play to the end; every player must be a bot."""

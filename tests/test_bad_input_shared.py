@@ -293,7 +293,10 @@ def test_widget_helpers(x):
     only_value_error(common.button, x, "tip", lambda: None)
     only_value_error(common.button, "Go", x, lambda: None)
     only_value_error(common.button, "Go", "tip", x)
-    only_value_error(common.play_until, x, lambda: True)
+    only_value_error(common.bot_move, x)
+    only_value_error(common.bots_play, x)
+    only_value_error(common.flag, x, "a flag")
+    only_value_error(common.bot_specs, x, 3, "Hens")
     only_value_error(common.bot_buttons, x, lambda: None)
     common.say(status, str(x))  # any text is fine
 

@@ -94,6 +94,22 @@ def test_game_steps_and_human_moves():
         g.run()  # a human plays
 
 
+def test_game_advance_stops_after_max_moves_or_until_and_records_every_move():
+    bots = [henpen_bot("greedy"), henpen_bot("greedy")]
+    g = Game(henpen_start(), bots, seed=5)
+    g.advance(max_moves=3)
+    assert len(g.history) == 3 == len(g.states) - 1
+    g.advance(until=lambda s: s.current_player == 1)
+    assert g.state.current_player == 1
+    whole_game = Game(henpen_start(), bots, seed=5)
+    whole_game.run()
+    g.advance()
+    assert g.history == whole_game.history and g.state == whole_game.state
+    for bad in (0, -1, 1.5, "3", True):
+        with pytest.raises(ValueError, match="max_moves"):
+            Game(henpen_start(), bots, seed=5).advance(max_moves=bad)
+
+
 @pytest.mark.parametrize(
     ("args", "match"),
     [

@@ -29,12 +29,13 @@ from henkit.hens.scoring import score
 from henkit.hens.state import State
 from henkit.widgets.common import (
     bot_buttons,
+    bot_move,
     bot_specs,
+    bots_play,
     button,
     esc,
     flag,
     keep_alive,
-    play_until,
     say,
     show_figure,
     status_line,
@@ -289,7 +290,11 @@ class BarnyardGame(w.VBox):
     def play_bots(self) -> None:
         """Let the bots play until you are to move or the game is over."""
         try:
-            play_until(self._bot_move, lambda: self.state.is_over or self.my_turn)
+            self._bots_turn()
+            try:
+                bots_play(self.game)
+            finally:
+                self._write_log()
         except ValueError as e:
             self.refresh()
             say(self.status, str(e), error=True)
@@ -297,15 +302,19 @@ class BarnyardGame(w.VBox):
         self.refresh()
         say(self.status, self._prompt())
 
-    def _bot_move(self) -> None:
+    def _bots_turn(self) -> None:
+        """ValueError saying why no bot can move now."""
         if self.state.is_over:
             raise ValueError("the game is over: no bot has a move left")
         if self.my_turn:
             raise ValueError(f"it is your turn: {self._prompt()}")
-        self.game.step()
-        if self.state.is_chance:
-            self.game.step()
-        self._write_log()
+
+    def _bot_move(self) -> None:
+        self._bots_turn()
+        try:
+            bot_move(self.game)  # the bot's choice, and a card it draws from the deck at once
+        finally:
+            self._write_log()
 
     # ----- the log ---------------------------------------------------------------------------
     def _write_log(self) -> None:

@@ -19,6 +19,7 @@ import numpy as np
 from traitlets import TraitError
 
 from henkit.checks import whole
+from henkit.core import Game
 from henkit.display import figure_bundle
 from henkit.henpen.dice import WORM, face_name
 
@@ -121,16 +122,30 @@ def show_text(out: w.Output, text: str) -> None:
 MAX_BOT_MOVES = 100_000  # a guard against a broken bot: no game of either kind is this long
 
 
-def play_until(move: Callable[[], Any], done: Callable[[], bool]) -> None:
-    """Make one move, then more until `done()`; ValueError if that takes MAX_BOT_MOVES moves."""
-    _function(move, "move")
-    _function(done, "done")
-    move()
-    for _ in range(MAX_BOT_MOVES):
-        if done():
-            return
-        move()
-    raise ValueError("the bots made too many moves without ending the game")
+def bot_move(game: Game) -> None:
+    """One move of the bot to move, through the one game loop (`Game.advance`): its choice and,
+    at once, the chance move it calls for (the dice of a roll, a card from the deck).
+
+    The caller says first why there is no bot move (the game is over, a human is to move);
+    here the loop just stops.
+    """
+    _game(game)
+    start = len(game.history)
+
+    def moved(state: Any) -> bool:
+        made = len(game.history) - start
+        return made >= 2 or (made == 1 and not state.is_chance)
+
+    game.advance(until=moved)
+
+
+def bots_play(game: Game) -> None:
+    """Let the bots (and chance) play through `Game.advance` until a human is to move or the
+    game is over; ValueError if that takes MAX_BOT_MOVES moves (a broken bot)."""
+    _game(game)
+    game.advance(max_moves=MAX_BOT_MOVES)
+    if not game.state.is_over and not game.waiting_for_human:
+        raise ValueError("the bots made too many moves without ending the game")
 
 
 def bot_buttons(next_move: Callable[[], Any], play_bots: Callable[[], Any]) -> tuple[w.Button, ...]:
@@ -196,6 +211,11 @@ def _html_widget(status: object) -> None:
 def _output(out: object) -> None:
     if not isinstance(out, w.Output):
         raise ValueError(f"out must be an ipywidgets Output, not {out!r}")
+
+
+def _game(game: object) -> None:
+    if not isinstance(game, Game):
+        raise ValueError(f"game must be a henkit.core Game, not {game!r}"[:300])
 
 
 def _function(f: object, what: str) -> None:

@@ -21,7 +21,16 @@ from henkit.henpen.dice import describe_roll, face_name, face_value
 from henkit.henpen.inputs import check_seed
 from henkit.henpen.rules import Rules
 from henkit.henpen.state import Phase, State
-from henkit.widgets.common import bot_buttons, bot_specs, esc, flag, keep_alive, play_until, say
+from henkit.widgets.common import (
+    bot_buttons,
+    bot_move,
+    bot_specs,
+    bots_play,
+    esc,
+    flag,
+    keep_alive,
+    say,
+)
 from henkit.widgets.dice_tray import DiceTray
 
 MAX_BOTS = 6
@@ -103,7 +112,11 @@ class HenpenTable(w.VBox):
     def play_bots(self) -> None:
         """Let the bots play until the human is to move or the game is over."""
         try:
-            play_until(self._bot_move, lambda: self.state.is_over or self.game.waiting_for_human)
+            self._bots_turn()
+            try:
+                bots_play(self.game)
+            finally:
+                self._write_log()
         except ValueError as e:
             self.refresh()
             say(self.status, str(e), error=True)
@@ -111,16 +124,19 @@ class HenpenTable(w.VBox):
         self._after_move()
         say(self.status, self._prompt())
 
-    def _bot_move(self) -> None:
-        s = self.state
-        if s.is_over:
+    def _bots_turn(self) -> None:
+        """ValueError saying why no bot can move now."""
+        if self.state.is_over:
             raise ValueError("the game is over: no bot has a move left")
         if self.game.waiting_for_human:
             raise ValueError("it is your turn: play it in the dice tray")
-        self.game.step()  # the bot's choice (or chance) through the Game, so it is recorded
-        if self.state.is_chance:
-            self.game.step()  # the dice of the bot's roll land at once
-        self._write_log()
+
+    def _bot_move(self) -> None:
+        self._bots_turn()
+        try:
+            bot_move(self.game)  # the bot's choice, and the dice of its roll land at once
+        finally:
+            self._write_log()
 
     def _after_move(self) -> None:
         """After any move (the tray's or a bot's): log it and redraw the table."""
