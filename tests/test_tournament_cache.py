@@ -368,9 +368,17 @@ def test_a_run_in_another_process_waits_for_the_holder(folder):
     rows = [arena.cache_row(r) for r in run_tournament(**SETTINGS, games=8, cache=False).records]
     with tournament_cache.hold(key):
         other = subprocess.Popen([sys.executable, "-c", script], stdout=subprocess.PIPE,
-                                 text=True, env={**os.environ, "HENKIT_CACHE": str(folder)})
-        with pytest.raises(subprocess.TimeoutExpired):
+                                 stderr=subprocess.PIPE, text=True,
+                                 env={**os.environ, "HENKIT_CACHE": str(folder)})
+        try:
             other.wait(3)  # it imports henkit, then waits for this hold
+        except subprocess.TimeoutExpired:
+            pass
+        else:  # it ended while the hold was held: a crash, not a wait (say which)
+            out, err = other.communicate()
+            pytest.fail(f"the other process ended (return code {other.returncode}) instead of "
+                        f"waiting for the hold\nstdout: {out}\nstderr: {err}")
         tournament_cache.store(key, rows)
-    out, _ = other.communicate(timeout=60)
-    assert out.strip() == "8"  # every game read from what the holder stored
+    out, err = other.communicate(timeout=60)
+    assert other.returncode == 0, f"the other process failed:\n{err}"
+    assert out.strip() == "8", f"stdout: {out}\nstderr: {err}"  # every game from the store
