@@ -47,10 +47,11 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any, Self, TextIO
 
+from henkit.checks import whole
 from henkit.classpool.records import (
     COUNT_COLUMNS,
     DECK,
@@ -90,6 +91,11 @@ class SessionCount:
     started: datetime
     records: int
 
+    def __post_init__(self) -> None:
+        check_session(self.id)
+        object.__setattr__(self, "started", check_aware(self.started, "a session's start"))
+        object.__setattr__(self, "records", whole(self.records, "a session's records", 0))
+
 
 @dataclass(frozen=True)
 class StoreStatus:
@@ -98,6 +104,15 @@ class StoreStatus:
     location: str
     current: str
     sessions: tuple[SessionCount, ...]
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.location, str):
+            raise ValueError(f"a store's location is text, not {self.location!r}"[:300])
+        check_session(self.current)
+        if isinstance(self.sessions, str | bytes) or not isinstance(self.sessions, Sequence) or \
+                not all(isinstance(x, SessionCount) for x in self.sessions):
+            raise ValueError(f"sessions are a list of SessionCount, not {self.sessions!r}"[:300])
+        object.__setattr__(self, "sessions", tuple(self.sessions))
 
     def __str__(self) -> str:
         lines = [f"class pool: {self.location}", f"current session: {self.current}"]
@@ -117,6 +132,11 @@ class Summary:
     turns: int = 0
     draws: int = 0
     barnyards: int = 0
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            object.__setattr__(self, f.name, whole(getattr(self, f.name), f"a summary's {f.name}",
+                                                   0))
 
     @property
     def records(self) -> int:
@@ -143,29 +163,58 @@ class Board:
     endings: dict[tuple[str, int | str], int] = field(default_factory=dict)
     draws: dict[tuple[str, str], int] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        if self.session is not None:
+            check_session(self.session)
+        if not isinstance(self.summary, Summary):
+            raise ValueError(f"a board's summary is a Summary, not {self.summary!r}"[:300])
+        for name in ("first_rolls", "busts", "endings", "draws"):
+            if not isinstance(getattr(self, name), dict):
+                raise ValueError(f"a board's {name} is a dict, not {getattr(self, name)!r}"[:300])
+
 
 def now_us() -> int:
     """The time now in whole microseconds since 1970 (UTC): the store's timestamps."""
     return time.time_ns() // 1000
 
 
-def to_datetime(us: int) -> datetime:
-    """A store timestamp (microseconds since 1970) as an aware UTC datetime, exactly."""
-    return EPOCH + timedelta(microseconds=us)
+def check_aware(t: object, what: str = "a time") -> datetime:
+    """`t` if it is a timezone-aware datetime, else ValueError."""
+    if not isinstance(t, datetime) or t.utcoffset() is None:
+        raise ValueError(f"{what} is a timezone-aware datetime, not {t!r}"[:300])
+    return t
 
 
 def to_us(t: datetime) -> int:
     """An aware datetime as whole microseconds since 1970 (UTC), exactly."""
-    return (t - EPOCH) // timedelta(microseconds=1)
+    return (check_aware(t) - EPOCH) // timedelta(microseconds=1)
+
+
+FIRST_US = to_us(datetime.min.replace(tzinfo=UTC))
+"""The earliest time a store timestamp can be (year 1)."""
+LAST_US = to_us(datetime.max.replace(tzinfo=UTC))
+"""The latest time a store timestamp can be (the end of year 9999)."""
+
+
+def to_datetime(us: int) -> datetime:
+    """A store timestamp (microseconds since 1970) as an aware UTC datetime, exactly."""
+    us = whole(us, "a store timestamp (microseconds since 1970)", FIRST_US, LAST_US)
+    return EPOCH + timedelta(microseconds=us)
 
 
 def new_session_id(started_us: int) -> str:
     """A class session id for a session starting at `started_us`: its start and 6 random hex."""
-    return f"{to_datetime(started_us):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
+    # From 1970 on: the id's date has four digits (and sessions start now).
+    started = whole(started_us, "a session's start (microseconds since 1970)", 0, LAST_US)
+    return f"{to_datetime(started):%Y%m%d-%H%M%S}-{secrets.token_hex(3)}"
 
 
-def record_values(record: Record, session: str, time_us: int) -> tuple[Any, ...]:
-    """A stamped record as the values of COLUMNS."""
+def record_values(record: Record, session: str | None, time_us: int) -> tuple[Any, ...]:
+    """A stamped record as the values of COLUMNS (session None: the store's current one)."""
+    check_record(record)
+    if session is not None:
+        check_session(session)
+    time_us = whole(time_us, "a record's time (microseconds since 1970)", FIRST_US, LAST_US)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
     row.update(kind=record.kind, session=session, page=record.page, seq=record.seq, time=time_us)
     if isinstance(record, RollRecord):
@@ -184,8 +233,19 @@ def record_values(record: Record, session: str, time_us: int) -> tuple[Any, ...]
 
 
 def record_from_values(values: Sequence[Any]) -> Record:
-    """The record a row of COLUMNS holds."""
-    row = dict(zip(COLUMNS, values, strict=True))
+    """The record a row of COLUMNS holds; ValueError if the row is not one."""
+    if isinstance(values, str | bytes) or not isinstance(values, Sequence) or len(
+            values) != len(COLUMNS):
+        raise ValueError(f"a row of the records table has the {len(COLUMNS)} values of COLUMNS, "
+                         f"not {values!r}"[:300])
+    try:
+        return _record_from_row(dict(zip(COLUMNS, values, strict=True)))
+    except (TypeError, KeyError, AttributeError, OverflowError, json.JSONDecodeError) as e:
+        # A row no store writes (the table's columns are typed): say so as bad input.
+        raise ValueError(f"not a row of the records table: {e}") from None
+
+
+def _record_from_row(row: dict[str, Any]) -> Record:
     stamps = {"page": row["page"], "seq": row["seq"], "session": row["session"],
               "time": to_datetime(row["time"])}
     kind = row["kind"]
@@ -202,7 +262,11 @@ def record_from_values(values: Sequence[Any]) -> Record:
 
 
 def schema_sql(id_column: str) -> tuple[str, ...]:
-    """The statements that create the class pool's tables and indexes when missing."""
+    """The statements that create the class pool's tables and indexes when missing
+    (`id_column`: the database's own words for the row id column, e.g. "id INTEGER PRIMARY KEY")."""
+    if not isinstance(id_column, str) or not id_column.startswith("id "):
+        raise ValueError(f"id_column is the SQL of the id column, starting 'id ', not "
+                         f"{id_column!r}"[:300])
     return (
         ("CREATE TABLE IF NOT EXISTS henkit_sessions ("
         " id TEXT PRIMARY KEY, started BIGINT NOT NULL)"),
@@ -291,9 +355,23 @@ the same statement as the write (so a `henkit class new` cannot come in between)
 
 
 def board_from_rows(session: str | None, rows: Iterable[Sequence[Any]]) -> Board:
-    """The Board the aggregate rows (as AGGREGATES return them) describe."""
-    board = Board(session)
-    for part, i1, i2, t1, t2, n1, n2, n3, n4, n5 in rows:
+    """The Board the aggregate rows (as AGGREGATES return them) describe; ValueError if they
+    are not such rows."""
+    board = Board(session)  # checks the session
+    if isinstance(rows, str | bytes) or not isinstance(rows, Iterable):
+        raise ValueError(f"rows are the aggregate queries' rows, not {rows!r}"[:300])
+    try:
+        _fill_board(board, rows)
+    except (TypeError, KeyError, AttributeError, OverflowError) as e:
+        raise ValueError(f"not the rows of the class board's aggregates: {e}") from None
+    return board
+
+
+def _fill_board(board: Board, rows: Iterable[Sequence[Any]]) -> None:
+    for row in rows:
+        if isinstance(row, str | bytes) or not isinstance(row, Sequence) or len(row) != 10:
+            raise ValueError(f"an aggregate row has 10 values, not {row!r}"[:300])
+        part, i1, i2, t1, t2, n1, n2, n3, n4, n5 = row
         if part == "first":
             board.first_rolls[i1, i2] = n1
         elif part == "bust":
@@ -305,9 +383,9 @@ def board_from_rows(session: str | None, rows: Iterable[Sequence[Any]]) -> Board
             key = (DECK if i1 == DECK_SOURCE else "pile", t1)
             board.draws[key] = board.draws.get(key, 0) + n1
         elif part == "summary":
-            object.__setattr__(board, "summary", Summary(n1, n2, n3, n4, n5))
-            object.__setattr__(board, "session", t1)
-    return board
+            # int(): a driver may hand counts back as its own number types.
+            object.__setattr__(board, "summary", Summary(*(int(n) for n in (n1, n2, n3, n4, n5))))
+            object.__setattr__(board, "session", None if t1 is None else check_session(t1))
 
 
 class ClassStore(ABC):
@@ -568,9 +646,9 @@ class SQLStore(ClassStore):
 
     def aggregate(self, name: str, session: str | None = None) -> Board:
         """One aggregate (a key of AGGREGATES) of a session, as a Board holding only that part."""
-        if name not in AGGREGATES:
+        if not isinstance(name, str) or name not in AGGREGATES:
             raise ValueError(f"the class board's aggregates are {', '.join(AGGREGATES)}, "
-                             f"not {name!r}")
+                             f"not {name!r}"[:300])
         return self._read_board(AGGREGATES[name], session)
 
     def close(self) -> None:

@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 from typing import TextIO
 
 from henkit.classpool.base import StoreError
+from henkit.classpool.postgres import URL
 from henkit.classpool.records import check_session
 from henkit.classpool.stores import ENV, open_store
 
@@ -24,6 +26,8 @@ ACTIONS = ("new", "status", "export")
 
 def add_class_arguments(parser: argparse.ArgumentParser) -> None:
     """Add the `class` command's actions and options to its (sub)parser."""
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise ValueError(f"parser must be an argparse.ArgumentParser, not {parser!r}"[:300])
     parser.description = ("The class pool: start a class session, see where the pool is and "
                           "what it holds, export its records as CSV.")
     parser.add_argument("action", choices=ACTIONS,
@@ -40,6 +44,23 @@ def add_class_arguments(parser: argparse.ArgumentParser) -> None:
                         help="export: only this session's records (default: every session)")
 
 
+def check_db_folder(db: object) -> None:
+    """ValueError if `--db` names an SQLite file in a folder that does not exist.
+
+    The default pool's folder (henkit's data folder, or --data-dir) is created when missing;
+    a file named with --db is the teacher's choice of place, and a typo in its folder must not
+    quietly make a new pool somewhere nobody looks."""
+    if not isinstance(db, str) or URL.fullmatch(db.strip()) or "://" in db or not db:
+        return  # None: the default; a URL or junk: open_store says what is wrong
+    try:
+        folder = Path(db).expanduser().absolute().parent
+    except (RuntimeError, OSError):
+        return  # "~nobody/x": open_store says so
+    if not folder.is_dir():
+        raise ValueError(f"--db {db}: the folder {folder} does not exist (create it first, or "
+                         "leave out --db to use henkit's data folder)")
+
+
 def run_class(args: argparse.Namespace, out: TextIO | None = None,
               err: TextIO | None = None) -> int:
     """Run `henkit class <action>`: 0 on success, 1 if the pool cannot be reached.
@@ -48,6 +69,9 @@ def run_class(args: argparse.Namespace, out: TextIO | None = None,
     """
     out = sys.stdout if out is None else out
     err = sys.stderr if err is None else err
+    for name, f in (("out", out), ("err", err)):
+        if not callable(getattr(f, "write", None)):
+            raise ValueError(f"{name} must be a text file open for writing, not {f!r}"[:300])
     action = getattr(args, "action", None)
     if action not in ACTIONS:
         raise ValueError(f"henkit class takes one of {', '.join(ACTIONS)}, not {action!r}")
@@ -58,7 +82,9 @@ def run_class(args: argparse.Namespace, out: TextIO | None = None,
     session = getattr(args, "session", None)
     if session is not None:
         check_session(session)
-    store = open_store(getattr(args, "db", None), data_dir=getattr(args, "data_dir", None))
+    db = getattr(args, "db", None)
+    check_db_folder(db)
+    store = open_store(db, data_dir=getattr(args, "data_dir", None))
     try:
         if action == "new":
             session = store.new_session()

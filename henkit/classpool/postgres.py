@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
 
+from henkit.checks import whole
 from henkit.classpool.base import SQLStore, StoreError, schema_sql
 
 ADVISORY_LOCK = 0x68656E6B6974  # "henkit": the lock servers take to create the schema
@@ -21,6 +22,8 @@ URL = re.compile(r"postgres(ql)?://.*", re.DOTALL)
 
 def hide_password(url: str) -> str:
     """A PostgreSQL URL with its password (if any) replaced by ***."""
+    if not isinstance(url, str):
+        raise ValueError(f"a PostgreSQL URL is text, not {url!r}"[:300])
     return re.sub(r"^(postgres(?:ql)?://[^/@:]*):[^/@]*@", r"\1:***@", url)
 
 
@@ -33,10 +36,7 @@ class PostgresStore(SQLStore):
     def __init__(self, url: str, *, connect_timeout: int = 5) -> None:
         if not isinstance(url, str) or not URL.fullmatch(url):
             raise ValueError(f"a PostgreSQL class pool is a postgresql://... URL, not {url!r}")
-        if isinstance(connect_timeout, bool) or not isinstance(connect_timeout, int) or not (
-                1 <= connect_timeout <= 600):
-            raise ValueError("connect_timeout is a whole number of seconds from 1 to 600, not "
-                             f"{connect_timeout!r}")
+        connect_timeout = whole(connect_timeout, "connect_timeout (whole seconds)", 1, 600)
         super().__init__()
         self.url = url
         self.location = hide_password(url)

@@ -25,6 +25,8 @@ from collections import deque
 from collections.abc import Callable, Iterable
 from itertools import islice
 
+import numpy as np
+
 from henkit.checks import whole
 from henkit.classpool.base import ClassStore, StoreError
 from henkit.classpool.records import Record, check_page, check_record, new_page_id
@@ -51,12 +53,17 @@ class Recorder:
         self.page = new_page_id() if page is None else check_page(page)
         self.limit = whole(limit, "limit (records kept while the class pool is offline)", 1,
                            10_000_000)
-        if isinstance(retry_interval, bool) or not isinstance(retry_interval, int | float) or not (
+        if isinstance(retry_interval, bool | np.bool_) or not isinstance(
+                retry_interval, int | float | np.integer | np.floating) or not (
                 0 <= retry_interval <= 3600):
             raise ValueError("retry_interval is a number of seconds from 0 to 3600, not "
                              f"{retry_interval!r}")
-        if not isinstance(background, bool):
+        if not isinstance(background, bool | np.bool_):
             raise ValueError(f"background is True or False, not {background!r}")
+        if not callable(clock):
+            raise ValueError(f"clock is a function returning seconds (time.monotonic), "
+                             f"not {clock!r}"[:300])
+        background = bool(background)
         self.retry_interval = float(retry_interval)
         if isinstance(store, ClassStore):
             self._store: ClassStore | None = store

@@ -316,7 +316,11 @@ class BarnyardRecord(Record):
     @classmethod
     def from_score(cls, score: Any, who: str = STUDENT, **stamps: Any) -> BarnyardRecord:
         """The record of a finished barnyard from its `henkit.hens` Score (lines and total)."""
-        return cls(who, tuple(score.lines), score.total, **stamps)
+        lines, total = getattr(score, "lines", None), getattr(score, "total", None)
+        if isinstance(lines, str | bytes | Mapping) or not isinstance(lines, Iterable):
+            raise ValueError(f"score must be a henkit.hens Score (with lines and a total), "
+                             f"not {score!r}"[:300])
+        return cls(who, tuple(lines), total, **stamps)
 
     def _fields_row(self) -> dict[str, str]:
         return {"who": self.who, "total": str(self.total),
@@ -346,7 +350,9 @@ def _int(row: Mapping[str, str], column: str) -> int:
                          f"{row.get(column)!r}") from None
 
 
-def _faces(text: str) -> frozenset[int]:
+def _faces(text: object) -> frozenset[int]:
+    if not isinstance(text, str):
+        raise ValueError(f"column 'taken' is text, not {text!r}"[:300])
     try:
         return frozenset(int(x) for x in text.split())
     except ValueError:
@@ -359,7 +365,7 @@ def record_from_row(row: Mapping[str, str]) -> Record:
     if not isinstance(row, Mapping):
         raise ValueError(f"a CSV row is a mapping of column -> text, not {row!r}")
     kind = row.get("kind")
-    if kind not in RECORD_TYPES:
+    if not isinstance(kind, str) or kind not in RECORD_TYPES:
         raise ValueError(f"a record's kind is one of {', '.join(KINDS)}, not {kind!r}")
     stamps: dict[str, Any] = {
         "page": row.get("page") or None,
@@ -370,10 +376,10 @@ def record_from_row(row: Mapping[str, str]) -> Record:
     if row.get("time"):
         try:
             stamps["time"] = datetime.fromisoformat(row["time"])
-        except ValueError:
+        except (TypeError, ValueError):
             raise ValueError(f"column 'time' is an ISO 8601 time, not {row['time']!r}") from None
     if kind == "roll":
-        if row.get("bust") not in ("0", "1"):
+        if not isinstance(row.get("bust"), str) or row["bust"] not in ("0", "1"):
             raise ValueError(f"column 'bust' is 0 or 1, not {row.get('bust')!r}")
         return RollRecord(_int(row, "dice"), tuple(_int(row, c) for c in COUNT_COLUMNS),
                           _faces(row.get("taken") or ""), row["bust"] == "1", **stamps)
@@ -383,7 +389,8 @@ def record_from_row(row: Mapping[str, str]) -> Record:
                           serving, **stamps)
     if kind == "draw":
         source = row.get("source")
-        return DrawRecord(source if source == DECK else _int(row, "source"), row.get("card"),
+        return DrawRecord(DECK if isinstance(source, str) and source == DECK
+                          else _int(row, "source"), row.get("card"),
                           **stamps)
     try:
         lines = json.loads(row.get("lines") or "")
@@ -395,6 +402,10 @@ def record_from_row(row: Mapping[str, str]) -> Record:
 
 def write_csv(records: Iterable[Record], file: TextIO) -> int:
     """Write records as CSV (a header, then one row per record) to a text file; return the count."""
+    if not callable(getattr(file, "write", None)):
+        raise ValueError(f"file must be a text file open for writing, not {file!r}"[:300])
+    if isinstance(records, Record | str | bytes | Mapping) or not isinstance(records, Iterable):
+        raise ValueError(f"records must be a list of class pool records, not {records!r}"[:300])
     writer = csv.DictWriter(file, CSV_COLUMNS, lineterminator="\n")
     writer.writeheader()
     n = 0
@@ -405,10 +416,20 @@ def write_csv(records: Iterable[Record], file: TextIO) -> int:
 
 
 def read_csv(file: TextIO) -> Iterator[Record]:
-    """The records of a CSV file written by `write_csv` (or `henkit class export --csv`)."""
-    reader = csv.DictReader(file)
-    if tuple(reader.fieldnames or ()) != CSV_COLUMNS:
-        raise ValueError(f"a class pool CSV has the columns {', '.join(CSV_COLUMNS)}, not "
-                         f"{', '.join(reader.fieldnames or ()) or 'none'}")
-    for row in reader:
-        yield record_from_row(row)
+    """The records of a CSV file written by `write_csv` (or `henkit class export --csv`).
+
+    ValueError (when the records are read) for anything but such a file: a text file, or
+    any iterable of its lines."""
+    if isinstance(file, str | bytes | Mapping) or not (
+            callable(getattr(file, "read", None)) or isinstance(file, Iterable)):
+        raise ValueError(f"file must be a text file open for reading, not {file!r}"[:300])
+    try:
+        reader = csv.DictReader(file)
+        if tuple(reader.fieldnames or ()) != CSV_COLUMNS:
+            raise ValueError(f"a class pool CSV has the columns {', '.join(CSV_COLUMNS)}, not "
+                             f"{', '.join(map(str, reader.fieldnames or ())) or 'none'}"[:300])
+        for row in reader:
+            yield record_from_row(row)
+    except (csv.Error, TypeError, UnicodeDecodeError) as e:
+        # Not CSV text (lines that are not text, a NUL byte, ...): bad input, not a crash.
+        raise ValueError(f"not a class pool CSV file: {e}") from None

@@ -16,6 +16,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import numpy as np
+
 from henkit.classpool.base import AGGREGATES, BOARD_SQL, SQLStore, StoreError, schema_sql
 
 SCHEMA_VERSION = 1
@@ -31,11 +33,15 @@ class SQLiteStore(SQLStore):
     def __init__(self, path: str | os.PathLike[str], *, timeout: float = 30.0) -> None:
         if isinstance(path, bytes) or not isinstance(path, str | os.PathLike) or not str(path):
             raise ValueError(f"an SQLite class pool is a file path, not {path!r}")
-        if not isinstance(timeout, int | float) or isinstance(timeout, bool) or not (
-                0 <= timeout <= 3600):
+        if not isinstance(timeout, int | float | np.integer | np.floating) or isinstance(
+                timeout, bool | np.bool_) or not 0 <= timeout <= 3600:
             raise ValueError(f"timeout is a number of seconds from 0 to 3600, not {timeout!r}")
+        try:
+            resolved = Path(path).expanduser().absolute()
+        except (RuntimeError, OSError) as e:  # "~nobody/x": no such user's home
+            raise ValueError(f"an SQLite class pool is a file path, not {path!r}: {e}") from None
         super().__init__()
-        self.path = Path(path).expanduser().absolute()
+        self.path = resolved
         self.location = str(self.path)
         self.timeout = float(timeout)
 
@@ -85,7 +91,7 @@ class SQLiteStore(SQLStore):
 
     def query_plan(self, name: str = "board") -> list[str]:
         """SQLite's plan (EXPLAIN QUERY PLAN details) for an aggregate, or "board" for them all."""
-        if name != "board" and name not in AGGREGATES:
+        if not isinstance(name, str) or (name != "board" and name not in AGGREGATES):
             raise ValueError(f"a query is 'board' or one of {', '.join(AGGREGATES)}, not {name!r}")
         sql = BOARD_SQL if name == "board" else AGGREGATES[name]
         with self._connection() as conn:
