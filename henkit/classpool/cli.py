@@ -5,7 +5,8 @@
     henkit class export --csv      every record as CSV on standard output (--session ID: one)
 
 `--db TARGET` names the pool (a file path or a postgresql:// URL); by default HENKIT_CLASS_DB,
-else class.sqlite3 in `--data-dir` or henkit's data folder. `henkit.cli` adds the `class`
+else class.sqlite3 in `--data-dir` or henkit's data folder (created when missing; the folder of
+a file named with --db must exist: a typo there must not start a pool nobody looks at). `henkit.cli` adds the `class`
 command with `add_class_arguments` and runs it with `run_class`.
 """
 
