@@ -110,14 +110,15 @@ def test_rolling_changes_the_dice_and_choosing_a_symbol_updates_total_and_odds(p
     tray = roll.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
     header = tray.locator(":scope > .widget-html").first
     dice_box = tray.locator(":scope > .widget-hbox").nth(1)  # [Roll, New turn], the dice, ...
-    dice = dice_box.locator(".widget-button")
-    assert [t.strip() for t in dice.all_inner_texts()] == [""] * 8  # no dice rolled yet
+    dice = dice_box.locator(".widget-button:visible")
+    assert dice_box.locator(".widget-button").count() == 8
+    assert dice.count() == 0  # no dice rolled yet: the eight dice are hidden
     odds_before = tray.inner_text()
 
     click_and_wait(page, roll)
     for _ in range(100):  # the eight dice redraw one message at a time
         faces = [t.strip() for t in dice.all_inner_texts()]
-        if all(faces):
+        if faces and all(faces):
             break
         page.wait_for_timeout(100)
     assert all(faces), f"every die shows a face after the roll: {faces}"

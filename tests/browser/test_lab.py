@@ -197,11 +197,11 @@ def test_barnyard_draws_in_jupyterlab(lab, page):
     assert game.locator(".js-plotly-plot").count() >= 1
 
     expected = notebook_widget(notebook)
-    hand_before = [b.description for b in expected.hand_buttons if b.description]
+    hand_before = [b.description for b in expected.hand_buttons if b.layout.display != "none"]
     for label in hand_before:
         assert game.get_by_role("button", name=label, exact=True).first.is_visible()
     expected.draw()
-    hand_after = [b.description for b in expected.hand_buttons if b.description]
+    hand_after = [b.description for b in expected.hand_buttons if b.layout.display != "none"]
     (drawn,) = set(hand_after) - set(hand_before)
 
     # The page holds one game: the drawn card shows nowhere until the deck is clicked.
