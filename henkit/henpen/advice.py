@@ -44,14 +44,20 @@ class Position:
         position_reward(self.grill, self.own_top, dict(_pairs(self.others_tops)), self.leader,
                         self.steal_weight, self.rules, 0)
         object.__setattr__(self, "steal_weight", check_steal_weight(self.steal_weight))
+        object.__setattr__(self, "_hash", _hash(self))
+
+    def __hash__(self) -> int:
+        # Hashed once: a position keys the solver's cache at every decision of an optimal bot.
+        return self._hash  # type: ignore[attr-defined, no-any-return]
 
     @classmethod
     def of(cls, state: State, steal_weight: Fraction | int = 0) -> Position:
         """The position of the player to move; the leader is the opponent with most worms."""
         _check_state(state)
         weight = _weight(steal_weight)
-        return _position(state.rules, state.grill, state.top(state.player),
-                         tuple(sorted(state.others_tops().items())), _leader(state), weight)
+        # (A zero weight keys the cache as 0: a Fraction's hash costs more than the look-up.)
+        return _position_at(state.rules, state.grill, state.stacks, state.player,
+                            weight if weight.numerator else 0)
 
     def reward(self) -> TurnReward:
         """The worms-gained reward of this position (see `odds.position_reward`)."""
@@ -72,15 +78,32 @@ def _pairs(tops: object) -> list[tuple[object, object]]:
 
 
 @lru_cache(maxsize=1024)
+def _position_at(rules: Rules, grill: tuple[int, ...], stacks: tuple[tuple[int, ...], ...],
+                 player: int, steal_weight: Fraction | int) -> Position:
+    # `Position.of` a valid state's fields: a pure function of them, asked at every decision
+    # of an optimal bot (and the same all turn long).
+    own = stacks[player][-1] if stacks[player] else None
+    tops = tuple((p, s[-1]) for p, s in enumerate(stacks) if s and p != player)
+    return _position(rules, grill, own, tops, _leader_of(stacks, player, rules),
+                     Fraction(steal_weight))
+
+
+@lru_cache(maxsize=1024)
 def _position(rules: Rules, grill: tuple[int, ...], own_top: int | None,
               others_tops: tuple[tuple[int, int], ...], leader: int | None,
               steal_weight: Fraction) -> Position:
     # The position of a valid state with a checked weight: built without checking again (the
-    # checks cost more than the decision; positions recur all game long, hence the cache).
+    # checks cost more than the decision). Equal positions are one object, so the solver's
+    # cache finds them by identity.
     position = object.__new__(Position)
     position.__dict__.update(rules=rules, grill=grill, own_top=own_top, others_tops=others_tops,
                              leader=leader, steal_weight=steal_weight)
+    position.__dict__["_hash"] = _hash(position)
     return position
+
+
+def _hash(p: Position) -> int:
+    return hash((p.rules, p.grill, p.own_top, p.others_tops, p.leader, p.steal_weight))
 
 
 def _weight(steal_weight: object) -> Fraction:
@@ -98,9 +121,14 @@ def _check_state(state: object) -> None:
 
 def _leader(state: State) -> int | None:
     # The opponent with most worms (the lowest seat on a tie); None alone at the table.
-    me = state.player
-    others = [p for p in range(state.players) if p != me]
-    return max(others, key=lambda p: (state.worms(p), -p)) if others else None
+    return _leader_of(state.stacks, state.player, state.rules)
+
+
+def _leader_of(stacks: tuple[tuple[int, ...], ...], me: int, rules: Rules) -> int | None:
+    others = [p for p in range(len(stacks)) if p != me]
+    if not others:
+        return None
+    return max(others, key=lambda p: (sum(map(rules.worms, stacks[p])), -p))
 
 
 @lru_cache(maxsize=256)
@@ -155,7 +183,8 @@ def optimal_action(state: State, steal_weight: Fraction | int = 0) -> Action:
         if phase is _ROLL:
             return ROLL  # a turn starts with a roll: no position needed
         raise ValueError(f"no player decides in the {phase.value!r} phase")
-    position = Position.of(state, weight)
+    position = _position_at(state.rules, state.grill, state.stacks, state.player,
+                            weight if weight.numerator else 0)
     sol = _solve(position, False)
     i = _node(sol, state)
     if phase is _TAKE:

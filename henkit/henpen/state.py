@@ -450,14 +450,14 @@ class State:
             return self._rolled(check_roll(action, self._facts.dice_left))
         if phase is _OVER:
             raise ValueError("the game is over: no action is allowed")
+        if isinstance(action, Take):  # the most common action first
+            return self._apply_take(action.face)
         if isinstance(action, Roll):
             if phase is _ROLL or (phase is _DECIDE and not self._facts.ended):
                 return self._with(phase=_DICE)
             if phase is _TAKE:
                 raise ValueError("you must take a face from the roll before rolling again")
             raise ValueError("every die is set aside or every face is taken: the turn must stop")
-        if isinstance(action, Take):
-            return self._apply_take(action.face)
         if isinstance(action, Stop):
             return self._apply_stop(action.claim)
         raise ValueError(f"{action!r} is not a Henpen action here; actions are Roll(), Take(face), "

@@ -170,3 +170,18 @@ def test_a_negative_or_junk_steal_weight_is_refused_on_every_path(weight):
 
 def test_faces_are_taken_from_the_engines_roll_values():
     assert FACES == (1, 2, 3, 4, 5, 6) and VALUES == (1, 2, 3, 4, 5, 5)
+
+
+@pytest.mark.parametrize("weight", [0, Fraction(1, 2)])
+def test_positions_of_real_states_are_the_checked_positions(weight):
+    for s in game_states(Rules(), 3, 5, [make_bot("greedy") for _ in range(3)])[::7]:
+        if s.is_over:
+            continue
+        me = s.player
+        others = [p for p in range(s.players) if p != me]
+        leader = max(others, key=lambda p: (s.worms(p), -p))
+        checked = Position(s.rules, s.grill, s.top(me), tuple(sorted(s.others_tops().items())),
+                           leader, Fraction(weight))
+        fast = Position.of(s, weight)
+        assert fast == checked and hash(fast) == hash(checked)
+        assert fast.steal_weight == weight and type(fast.steal_weight) is Fraction
