@@ -78,9 +78,22 @@ def bits_of(m: int) -> Iterator[int]:
         m ^= low
 
 
+# Speed table of `bits_of` for the grid's masks: the bit indices of every byte value in every
+# grid row, so a mask's bits come a row at a time (a byte of `int.to_bytes`), not a bit at a time.
+_ROW_BITS_AT = tuple(tuple(tuple(r * STRIDE + j for j in range(8) if v >> j & 1) for v in range(256))
+                     for r in range(NBITS // STRIDE))
+_GRID = 1 << NBITS
+
+
 @lru_cache(maxsize=1 << 16)  # masks recur a lot in play
 def bit_list(m: int) -> tuple[int, ...]:
-    """The set bit indices of a mask as a tuple, lowest first."""
+    """The set bit indices of a mask as a tuple, lowest first (`bits_of`)."""
+    if type(m) is int and 0 <= m < _GRID:
+        out: tuple[int, ...] = ()
+        for row, v in zip(_ROW_BITS_AT, m.to_bytes(NBITS // 8, "little")):
+            if v:
+                out += row[v]
+        return out
     return tuple(bits_of(m))
 
 
@@ -141,6 +154,16 @@ def check_cell(cell: object) -> Cell:
         else:
             return (r, c)
     raise ValueError(f"{_short(cell)} is not a cell: {_NOT_A_CELL}")
+
+
+def _card_int(k: object) -> int:
+    """k as a card's int 0-47 (an int or numpy integer, never a bool); ValueError otherwise."""
+    if type(k) is int and 0 <= k < NUM_KINDS:
+        return k
+    try:
+        return whole(k, "a card's int", 0, NUM_KINDS - 1)
+    except ValueError:
+        raise ValueError(f"hen_mask needs a card's int 0-47, not {_short(k)}") from None
 
 
 def _short(x: object) -> str:
@@ -331,30 +354,43 @@ class Barnyard:
             if self.n == 0:
                 front = 1 << bit(FIRST_CELL)
             else:
-                front = spread(self.occ) & ~self.occ & IN_BOX[(self.h, self.w)]
+                occ = self.occ
+                near = (occ << 1 | occ >> 1 | occ << STRIDE | occ >> STRIDE) & IN_BOX[
+                    (self.h, self.w)]  # spread(occ) inside the box
+                front = near ^ (near & occ)  # less the taken cells (no negative ints: faster)
             self._front = front
         return front
 
     def hen_mask(self, k: int) -> int:
         """Mask of the cells where card k may go as a hen: the fast form of `placement_problem`
         (no cell beside a hen that is another breed and not one number apart, `fits_beside`)."""
+        return self.hen_masks((k,))[0]
+
+    def hen_masks(self, kinds: tuple[int, ...]) -> list[int]:
+        """`hen_mask` of each card of `kinds` (Cards or their ints 0-47), in one pass: the place
+        phase asks it for every distinct card in hand."""
+        if type(kinds) is not tuple and type(kinds) is not list:
+            raise ValueError(f"hen_masks needs a tuple of cards, not {_short(kinds)}")
         front = self._front
         if front < 0:
             front = self.open_mask()
-        try:
-            if not 0 <= k < NUM_KINDS:
-                raise IndexError
+        hen, breeds, nums = self.hen, self.breeds, self.nums
+        out = []
+        for k in kinds:
+            if type(k) is not Card:
+                k = _card_int(k)
             n = NUMBER_OF[k]
-            bad = self.hen & ~self.breeds[BREED_OF[k]] & ~self.nums[n - 1] & ~self.nums[n + 1]
-        except (IndexError, TypeError):
-            raise ValueError(f"hen_mask needs a card's int 0-47, not {_short(k)}") from None
-        return front & ~spread(bad) if bad else front
-
-    def hen_masks(self, kinds: tuple[int, ...]) -> list[int]:
-        """`hen_mask` of each card of `kinds`."""
-        if not isinstance(kinds, tuple | list):
-            raise ValueError(f"hen_masks needs a tuple of cards, not {_short(kinds)}")
-        return [self.hen_mask(k) for k in kinds]
+            # The hens card k may not touch: neither its breed nor one number apart. (x ^ (x & y)
+            # is x & ~y without negative ints, which Python works out more slowly.)
+            ok = breeds[BREED_OF[k]] | nums[n - 1] | nums[n + 1]
+            bad = hen ^ (hen & ok)
+            if bad:
+                # front less spread(bad), inline: this runs for every card at every placement.
+                near = front & (bad << 1 | bad >> 1 | bad << STRIDE | bad >> STRIDE)
+                out.append(front ^ near)
+            else:
+                out.append(front)
+        return out
 
     def hen_cells(self, k: int | str) -> list[Cell]:
         """Cells where card k (a Card, its int or a code like 'Pa3') may go as a hen."""
@@ -378,12 +414,23 @@ class Barnyard:
     def place(self, k: int | str, cell: Cell, coop: bool = False) -> Barnyard:
         """A new barnyard with card k at cell, as a hen or face down as a coop; ValueError naming
         the rule when it may not go there."""
-        k = card(k)
-        cell = check_cell(cell)
-        i = bit(cell)
-        if coop is not True and coop is not False:
+        if type(k) is not Card:
+            k = card(k)
+        # check_cell's quick path, inline (every placement of every game comes through here):
+        # the engine's own cells are tuples of two ints, and BIT_OF holds exactly the valid ones.
+        if type(cell) is tuple and len(cell) == 2 and type(cell[0]) is int \
+                and type(cell[1]) is int and cell in BIT_OF:
+            i = BIT_OF[cell]
+        else:
+            cell = check_cell(cell)
+            i = BIT_OF[cell]
+        if coop is False:
+            mask = self.hen_masks((k,))[0]
+        elif coop is True:
+            mask = self.open_mask()
+        else:
             raise ValueError(f"coop must be True or False, not {_short(coop)}")
-        if not ((self.open_mask() if coop else self.hen_mask(k)) >> i & 1):
+        if not (mask >> i & 1):
             self.check_place(k, cell, coop)  # raises the rule's reason
         return self._put(k, i, coop)
 
@@ -392,8 +439,8 @@ class Barnyard:
         row or col -1."""
         new = object.__new__(Barnyard)
         b = 1 << i
-        grid = list(self.grid)
-        grid[i] = COOP + k if coop else k
+        grid = self.grid
+        grid = grid[:i] + (COOP + k if coop else k,) + grid[i + 1:]
         new.occ = self.occ | b
         new.rooster = self.rooster
         new._hidden = None
@@ -421,17 +468,17 @@ class Barnyard:
         shift = (STRIDE if r == -1 else 0) + (1 if c == -1 else 0)
         if shift:
             # The margin row/col is empty beyond the box, so shifting never drops a card.
-            grid = [EMPTY] * shift + grid[:-shift]
+            grid = (EMPTY,) * shift + grid[:-shift]
             new.occ <<= shift
             new.hen <<= shift
             new.coop <<= shift
             new.e2 <<= shift
             new.e3 <<= shift
-            new.breeds = tuple(m << shift for m in new.breeds)
-            new.nums = tuple(m << shift for m in new.nums)
+            new.breeds = tuple([m << shift for m in new.breeds])
+            new.nums = tuple([m << shift for m in new.nums])
             if new.rooster >= 0:
                 new.rooster += shift
-        new.grid = tuple(grid)
+        new.grid = grid
         return new
 
     def with_rooster(self, cell: Cell | None) -> Barnyard:

@@ -86,6 +86,11 @@ FIELDS = ("rules", "goal", "removed_breeds", "first_player", "phase", "player", 
 """The public fields of a State, in the order of `to_dict`."""
 
 
+_DISCARD_OF = DISCARDS.__getitem__
+"""The shared Discard action of a card."""
+_ALL_HOLD = tuple((True,) * n for n in range(5))
+"""_ALL_HOLD[n]: every one of n discard piles holds a card."""
+
 _TWO64 = 1 << 64
 
 
@@ -93,6 +98,11 @@ _TWO64 = 1 << 64
 def _limit(n: int) -> int:
     """The largest multiple of n not above 2**64 (randbelow rejects raw numbers from there)."""
     return _TWO64 - _TWO64 % n
+
+
+_LIMITS = tuple(_limit(n) if n else 0 for n in range(256))
+"""`_limit(n)` for the n of play (legal moves, deck sizes), as a table: a cached call costs more
+than the rest of randbelow."""
 
 
 def randbelow(rng: np.random.Generator, n: int) -> int:
@@ -107,11 +117,11 @@ def randbelow(rng: np.random.Generator, n: int) -> int:
         raw = rng.bit_generator.random_raw
     except AttributeError:
         raise ValueError(f"rng must be a numpy Generator, not {type(rng).__name__}") from None
-    limit = _limit(n)
-    while True:
+    limit = _LIMITS[n] if n < 256 else _limit(n)
+    x = raw()
+    while x >= limit:
         x = raw()
-        if x < limit:
-            return x % n
+    return x % n
 
 
 def _removed_from_seed(players: int, rng: np.random.Generator) -> tuple[int, ...]:
@@ -132,6 +142,19 @@ def _codes(removed: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(BREEDS[i].code for i in removed)
 
 
+class _Setup:
+    """What a game fixes at its start, shared by all of its states: the rules, the goal card,
+    the removed breeds (sorted indices and their codes), the first player and the player count.
+    A state holds one reference to it, so copying a state in `apply` copies one field, not six."""
+
+    __slots__ = ("first_player", "goal", "players", "removed", "removed_breeds", "rules")
+
+    def __init__(self, rules: Rules, goal: int, removed: tuple[int, ...], first_player: int) -> None:
+        self.rules, self.goal, self.first_player = rules, goal, first_player
+        self.removed, self.removed_breeds = removed, _codes(removed)
+        self.players = rules.players
+
+
 class State:
     """A Hens game position. Immutable: `apply` returns a new state.
 
@@ -142,9 +165,31 @@ class State:
     `discards` (bottom to top, per seat); `barnyards`; `rooster_chosen` and `rooster_choices`
     (per seat, H10); `known_in_hand` (per seat: the cards publicly known to be in that hand, see
     `known_after_draw`).
+
+    `current_player` (not a field: it follows from `phase` and `player`) is who decides now: a
+    seat, CHANCE (-1) at a deck draw, TERMINAL (-2) once the game is over.
     """
 
-    __slots__ = (*FIELDS, "_removed")
+    # The setup fields (rules, goal, removed_breeds, first_player) live in one shared `_Setup`
+    # and read as properties; the others change during play.
+    # `current_player` is worked out whenever the phase or the player changes (the game loop
+    # reads it at every move).
+    __slots__ = (
+        "_setup",
+        "barnyards",
+        "current_player",
+        "deck",
+        "discards",
+        "draws",
+        "hands",
+        "known_in_hand",
+        "phase",
+        "player",
+        "rooster_choices",
+        "rooster_chosen",
+        "round",
+        "turn",
+    )
 
     def __init__(self, **fields: Any) -> None:
         """A state from all of its fields, as engine values or as `to_dict` writes them;
@@ -198,8 +243,8 @@ class State:
         order = rng.permutation(len(cards)).tolist()  # plain ints index a tuple faster
         dealt = [cards[i] for i in order]
         s = object.__new__(cls)
-        s.rules, s.goal, s._removed, s.removed_breeds = rules, goal, removed, _codes(removed)
-        s.first_player, s.player, s.round, s.turn = first, first, 1, 0
+        s._setup = _Setup(rules, goal, removed, first)
+        s.player, s.round, s.turn = first, 1, 0
         s.hands = tuple(tuple(sorted(dealt[p * HAND_SIZE:(p + 1) * HAND_SIZE])) for p in range(n))
         s.deck = tuple(sorted(dealt[n * HAND_SIZE:]))
         s.discards = s.known_in_hand = ((),) * n
@@ -211,10 +256,9 @@ class State:
 
     def _copy(self) -> State:
         s = object.__new__(State)
-        s.rules, s.goal, s._removed, s.removed_breeds, s.first_player = (
-            self.rules, self.goal, self._removed, self.removed_breeds, self.first_player)
-        s.phase, s.player, s.round, s.turn, s.draws = (
-            self.phase, self.player, self.round, self.turn, self.draws)
+        s._setup, s.phase, s.player, s.current_player, s.round, s.turn, s.draws = (
+            self._setup, self.phase, self.player, self.current_player, self.round, self.turn,
+            self.draws)
         s.deck, s.hands, s.discards, s.barnyards, s.known_in_hand = (
             self.deck, self.hands, self.discards, self.barnyards, self.known_in_hand)
         s.rooster_chosen, s.rooster_choices = self.rooster_chosen, self.rooster_choices
@@ -224,20 +268,32 @@ class State:
         """A new state with some fields changed (checked like `State(**fields)`)."""
         return State(**{**{k: getattr(self, k) for k in FIELDS}, **changes})
 
+    # ----- the setup fields -----
+    @property
+    def rules(self) -> Rules:
+        """The rules the game was set up with."""
+        return self._setup.rules
+
+    @property
+    def goal(self) -> int:
+        """The goal card, 1-6 (H13)."""
+        return self._setup.goal
+
+    @property
+    def removed_breeds(self) -> tuple[str, ...]:
+        """The codes of the breeds taken out of the deck (H4)."""
+        return self._setup.removed_breeds
+
+    @property
+    def first_player(self) -> int:
+        """The seat that starts every round."""
+        return self._setup.first_player
+
     # ----- the henkit.core protocol -----
     @property
     def players(self) -> int:
         """How many players play."""
-        return self.rules.players
-
-    @property
-    def current_player(self) -> int:
-        """Who decides now: a player, CHANCE (-1) at a deck draw, TERMINAL (-2) at the end."""
-        if self.phase is CHANCE_DRAW:
-            return CHANCE
-        if self.phase is OVER:
-            return TERMINAL
-        return self.player
+        return self._setup.players
 
     @property
     def is_over(self) -> bool:
@@ -258,9 +314,9 @@ class State:
     def pile_problem(self, source: int) -> str | None:
         """Why the player to move may not draw the top of seat `source`'s discard pile; None when
         they may (`pile_problem` of the module)."""
-        return pile_problem(source, self.player, self.rules.players, self.round,
+        return pile_problem(source, self.player, self._setup.players, self.round,
                             len(self.discards[source]) if type(source) is int
-                            and 0 <= source < self.rules.players else 0)
+                            and 0 <= source < self._setup.players else 0)
 
     def draw_sources(self) -> list[int]:
         """Where the player to move may draw from now (H7): DECK while it holds cards, then the
@@ -269,8 +325,12 @@ class State:
 
     def _sources(self) -> tuple[int, ...]:
         """`draw_sources()` as a tuple from the functools cache of `_pile_sources`."""
-        return _pile_sources(self.player, self.rules.players, self.round == 1,
-                             tuple(map(bool, self.discards)), bool(self.deck))
+        piles = self.discards
+        n = self._setup.players
+        # Which piles hold cards: after the first round seldom any empty one.
+        return _pile_sources(self.player, n, self.round == 1,
+                             _ALL_HOLD[n] if () not in piles else tuple(map(bool, piles)),
+                             bool(self.deck))
 
     def _can_draw(self) -> bool:
         """True when some draw source is left: `draw_sources()` is not empty."""
@@ -282,14 +342,12 @@ class State:
         Placements come hen by hen (card by card, cells top row first), then coop by coop."""
         ph = self.phase
         p = self.player
+        if ph is DRAW:
+            return self.legal_moves()  # a fresh list
         if ph is PLACE:
             return self.legal_moves().to_list()
-        if ph is DRAW:
-            piles = self.discards
-            return [DRAW_AT[q][piles[q][-1]] if q != DECK else DRAW_DECK
-                    for q in self._sources()]
         if ph is DISCARD:
-            return [DISCARDS[k] for k in _distinct(self.hands[p])]
+            return list(self.legal_moves())
         if ph is CHANCE_DRAW:
             return list(_distinct(self.deck))
         if ph is ROOSTER:
@@ -302,16 +360,19 @@ class State:
     def legal_moves(self) -> Sequence[Any]:
         """The legal moves as a sequence in the order of `legal_actions()`, quick to count and
         index without building every action (a placement has ~100): `Placements` in the place
-        phase, else the list itself. A random bot picks `moves[randbelow(rng, len(moves))]`."""
-        if self.phase is PLACE:
-            p = self.player
-            return Placements(_distinct(self.hands[p]), self.barnyards[p])
-        if self.phase is DRAW:
+        phase, a list in the draw phase, a tuple in the discard phase, else `legal_actions()`. A random bot
+        picks `moves[randbelow(rng, len(moves))]`."""
+        ph = self.phase
+        if ph is DRAW:
             piles = self.discards
             return [DRAW_AT[q][piles[q][-1]] if q != DECK else DRAW_DECK
                     for q in self._sources()]
-        if self.phase is DISCARD:
-            return [DISCARDS[k] for k in _distinct(self.hands[self.player])]
+        if ph is PLACE:
+            p = self.player
+            return Placements(tuple(dict.fromkeys(self.hands[p])), self.barnyards[p])
+        if ph is DISCARD:
+            # Hands are sorted, so dict.fromkeys keeps one of each card in order.
+            return tuple(map(_DISCARD_OF, dict.fromkeys(self.hands[self.player])))
         return self.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
@@ -353,12 +414,15 @@ class State:
             if not self.deck:
                 raise ValueError("the deck is empty: draw from an opponent's discard pile")
             s = self._copy()
-            s.phase = CHANCE_DRAW
+            s.phase, s.current_player = CHANCE_DRAW, CHANCE
             return s
-        why = self.pile_problem(source)
+        n = self._setup.players
+        piles = self.discards
+        why = pile_problem(source, self.player, n, self.round,
+                           len(piles[source]) if type(source) is int and 0 <= source < n else 0)
         if why:
             raise ValueError(why)
-        pile = self.discards[source]
+        pile = piles[source]
         top = pile[-1]
         if action.card is not None and action.card != top:
             raise ValueError(
@@ -392,11 +456,16 @@ class State:
         """(On a fresh copy) the player to move takes card k into their hand; after two draws,
         or when nothing is left to draw, they place (H7)."""
         p = self.player
-        hand = self.hands[p]
+        hands = self.hands
+        hand = hands[p]
         i = bisect_right(hand, k)  # hands stay sorted
-        self.hands = _set(self.hands, p, hand[:i] + (k,) + hand[i:])
-        self.draws += 1
-        self.phase = PLACE if self.draws >= 2 or not self._can_draw() else DRAW
+        hands = list(hands)
+        hands[p] = hand[:i] + (k,) + hand[i:]
+        self.hands = tuple(hands)
+        self.draws = draws = self.draws + 1
+        # `_can_draw()` inline: the deck first (it usually holds cards).
+        self.phase = PLACE if draws >= 2 or not (self.deck or self._sources()) else DRAW
+        self.current_player = p
 
     def _place(self, action: Any) -> State:
         """Rulebook step 2, "Place a Hen card in your barnyard": a card from the hand as a hen or
@@ -405,19 +474,26 @@ class State:
         if kind is not Place and kind is not PlaceCoop:
             raise self._not_now(action, "place a card (Place or PlaceCoop)")
         p = self.player
-        hand = self.hands[p]
+        hands = self.hands
+        hand = hands[p]
         k = action.card
-        if k not in hand:
+        try:
+            j = hand.index(k)
+        except ValueError:
             raise ValueError(f"cannot place {k}: it is not in player {p + 1}'s hand "
-                             f"({' '.join(map(str, hand))})")
+                             f"({' '.join(map(str, hand))})") from None
         coop = kind is PlaceCoop
         yard = self.barnyards[p].place(k, action.cell, coop)  # ValueError naming the rule
         s = self._copy()
-        s.barnyards = _set(self.barnyards, p, yard)
+        yards = list(self.barnyards)
+        yards[p] = yard
+        s.barnyards = tuple(yards)
         if self.round > ROOSTER_ROUND and yard.rooster_cell != self.rooster_choices[p]:
             # A card at row or column -1 shifts the frame: the revealed rooster's cell moves.
             s.rooster_choices = _set(self.rooster_choices, p, yard.rooster_cell)
-        s.hands = _set(self.hands, p, _without(hand, k))
+        hands = list(hands)
+        hands[p] = hand[:j] + hand[j + 1:]
+        s.hands = tuple(hands)
         known = self.known_in_hand[p]
         if known:
             s.known_in_hand = _set(self.known_in_hand, p,
@@ -433,14 +509,21 @@ class State:
         if type(action) is not Discard:
             raise self._not_now(action, "discard a card (Discard)")
         p = self.player
-        hand = self.hands[p]
+        hands = self.hands
+        hand = hands[p]
         k = action.card
-        if k not in hand:
+        try:
+            j = hand.index(k)
+        except ValueError:
             raise ValueError(f"cannot discard {k}: it is not in player {p + 1}'s hand "
-                             f"({' '.join(map(str, hand))})")
+                             f"({' '.join(map(str, hand))})") from None
         s = self._copy()
-        s.hands = _set(self.hands, p, _without(hand, k))
-        s.discards = _set(self.discards, p, self.discards[p] + (k,))
+        hands = list(hands)
+        hands[p] = hand[:j] + hand[j + 1:]
+        s.hands = tuple(hands)
+        piles = list(self.discards)
+        piles[p] += (hand[j],)  # the hand's own Card object (action.card may be an equal int)
+        s.discards = tuple(piles)
         known = self.known_in_hand[p]
         if known:
             s.known_in_hand = _set(self.known_in_hand, p, known_after_seen(known, k))
@@ -462,15 +545,15 @@ class State:
         s.rooster_chosen = _set(self.rooster_chosen, p, True)
         s.rooster_choices = _set(self.rooster_choices, p, action.cell)
         s.turn += 1
-        n = self.rules.players
+        n = self._setup.players
         if s.turn < n:
-            s.player = (s.first_player + s.turn) % n
+            s.player = s.current_player = (self._setup.first_player + s.turn) % n
             return s
         s.barnyards = tuple(y.with_rooster(c)
                             for y, c in zip(s.barnyards, s.rooster_choices, strict=True))
         s.round = ROOSTER_ROUND + 1
         s.turn = 0
-        s.player = s.first_player
+        s.player = self._setup.first_player
         s._start_turn()
         return s
 
@@ -481,24 +564,27 @@ class State:
         return ValueError(f"{what} is not a move now: player {self.player + 1} must {wanted}")
 
     def _start_turn(self) -> None:
-        self.phase = DRAW
+        """(On a fresh copy) the player to move begins a turn: they draw, or place when nothing
+        is left to draw."""
         self.draws = 0
-        if not self._can_draw():
-            self.phase = PLACE
+        # `_can_draw()` inline: the deck first (it usually holds cards).
+        self.phase = DRAW if self.deck or self._sources() else PLACE
+        self.current_player = self.player
 
     def _end_turn(self) -> None:
         """Rulebook "Player Turn": play passes clockwise; after the round's last player comes the
         rooster (after round 6, H10) or the next round, and after round 12 the end."""
-        n = self.rules.players
+        setup = self._setup
+        n = setup.players
         self.turn += 1
         if self.turn < n:
-            self.player = (self.first_player + self.turn) % n
+            self.player = (setup.first_player + self.turn) % n
             self._start_turn()
             return
         self.turn = 0
-        self.player = self.first_player
+        self.player = self.current_player = setup.first_player
         if self.round == ROUNDS:
-            self.phase = OVER
+            self.phase, self.current_player = OVER, TERMINAL
         elif self.round == ROOSTER_ROUND:
             self.phase = ROOSTER
         else:
@@ -512,16 +598,17 @@ class State:
 
     def scores(self) -> tuple[int, ...]:
         """Every player's points as the barnyards stand."""
-        return tuple(total(y, self.goal) for y in self.barnyards)
+        return _totals(self.barnyards, self._setup.goal)
 
     def winners(self) -> tuple[int, ...]:
         """The winning seats (ties broken by H15; several when still tied)."""
-        return tuple(winners(self.barnyards, self.goal))
+        return tuple(winners(self.barnyards, self._setup.goal,
+                             _totals(self.barnyards, self._setup.goal)))
 
     def returns(self) -> tuple[float, ...]:
         """1 for a sole winner, 1/k each for k tied winners, 0 otherwise."""
         w = self.winners()
-        return tuple(1 / len(w) if p in w else 0.0 for p in range(self.rules.players))
+        return tuple(1 / len(w) if p in w else 0.0 for p in range(self._setup.players))
 
     # ----- views -----
     def view(self, player: int) -> View:
@@ -531,7 +618,7 @@ class State:
     def all_cards(self) -> list[Card]:
         """Every card of the game wherever it is: deck, hands, discard piles and barnyards."""
         out = list(self.deck)
-        for p in range(self.rules.players):
+        for p in range(self._setup.players):
             out.extend(self.hands[p])
             out.extend(self.discards[p])
             out.extend(self.barnyards[p].cards())
@@ -636,7 +723,7 @@ class State:
         _check_cards_held(self)
         _check_roosters(self)
         have = sorted(self.all_cards())
-        if have != sorted(deck_cards(self._removed)) or any(
+        if have != sorted(deck_cards(self._setup.removed)) or any(
             y.hidden_coops() for y in self.barnyards
         ):
             raise ValueError(
@@ -656,10 +743,13 @@ class Placements(Sequence):
         if type(yard) is not Barnyard or type(kinds) is not tuple:
             raise ValueError("Placements needs a tuple of distinct Cards and a Barnyard")
         self.kinds = kinds
-        self.masks = yard.hen_masks(kinds)  # ValueError for anything but cards
         self.open = yard.open_mask()
-        self._hens = sum(m.bit_count() for m in self.masks)
-        self._n = self._hens + len(kinds) * self.open.bit_count()
+        self.masks = masks = yard.hen_masks(kinds)  # ValueError for anything but cards
+        hens = 0
+        for m in masks:
+            hens += m.bit_count()
+        self._hens = hens
+        self._n = hens + len(kinds) * self.open.bit_count()
 
     def __len__(self) -> int:
         return self._n
@@ -674,10 +764,12 @@ class Placements(Sequence):
         if not 0 <= i < self._n:
             raise IndexError("placement index out of range")
         if i < self._hens:
-            for k, m in zip(self.kinds, self.masks, strict=True):
+            masks = self.masks
+            for j in range(len(masks)):
+                m = masks[j]
                 size = m.bit_count()
                 if i < size:
-                    return PLACE_AT[k][bit_list(m)[i]]
+                    return PLACE_AT[self.kinds[j]][bit_list(m)[i]]
                 i -= size
         j, i = divmod(i - self._hens, self.open.bit_count())
         return COOP_AT[self.kinds[j]][bit_list(self.open)[i]]
@@ -726,6 +818,12 @@ def _pile_sources(player: int, players: int, first_round: bool, nonempty: tuple[
     return (DECK, *piles) if deck else piles
 
 
+@lru_cache(maxsize=256)  # a speed layer: `scores()` and `winners()` of a finished game ask alike
+def _totals(barnyards: tuple[Barnyard, ...], goal: int) -> tuple[int, ...]:
+    """Every barnyard's `scoring.total` under the goal card."""
+    return tuple(total(y, goal) for y in barnyards)
+
+
 # ----- what is publicly known about the hands -----
 
 
@@ -749,16 +847,22 @@ def known_after_coop(known: tuple[Card, ...]) -> tuple[Card, ...]:
     fewer is certain: {Pa1, Pa1, Wy3} becomes {Pa1}. (A hen placed or a card discarded is seen:
     exactly that card leaves the known cards.)"""
     out: list[Card] = []
-    for k, copies in Counter(known).items():
-        out += [k] * (copies - 1)
-    return tuple(sorted(out))
+    last = None
+    for k in known:  # sorted: copies of a card come together; keep all but the first of each
+        if k == last:
+            out.append(k)
+        last = k
+    return tuple(out)
 
 
 # ----- helpers -----
 
 
 def _set(t: tuple, i: int, v: Any) -> tuple:
-    return t[:i] + (v,) + t[i + 1:]
+    """t with item i replaced by v."""
+    out = list(t)
+    out[i] = v
+    return tuple(out)
 
 
 def _without(cards: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
@@ -821,26 +925,26 @@ def _read_fields(s: State, f: dict) -> None:
             rules = Rules.from_dict(rules)
         except ValueError as e:
             raise ValueError(f"'rules': {e}") from None
-    s.rules = rules
     n = rules.players
     codes = f["removed_breeds"]
     if not isinstance(codes, list | tuple):
         raise ValueError(f"'removed_breeds' must be a list of breed codes such as ['Se'], not "
                          f"{_short(codes)}")
     try:
-        s._removed = tuple(sorted({breed_index(c) for c in codes}))
+        removed = tuple(sorted({breed_index(c) for c in codes}))
     except ValueError as e:
         raise ValueError(f"'removed_breeds': {e}") from None
-    if len(s._removed) != len(codes):
+    if len(removed) != len(codes):
         raise ValueError(f"'removed_breeds' names a breed twice: {_short(codes)}")
-    s.removed_breeds = _codes(s._removed)
-    s.goal = _whole("goal", f["goal"], 1, 6)
-    s.first_player = _whole("first_player", f["first_player"], 0, n - 1, _SEATS)
+    s._setup = _Setup(rules, _whole("goal", f["goal"], 1, 6), removed,
+                      _whole("first_player", f["first_player"], 0, n - 1, _SEATS))
     phase = f["phase"]
     if not isinstance(phase, str) or phase not in Phase.__members__.values():
         raise ValueError(f"phase {_short(phase)} is unknown: use one of {[p.value for p in Phase]}")
     s.phase = Phase(phase)
     s.player = _whole("player", f["player"], 0, n - 1, _SEATS)
+    s.current_player = (CHANCE if s.phase is CHANCE_DRAW else TERMINAL if s.phase is OVER
+                        else s.player)
     s.round = _whole("round", f["round"], 1, ROUNDS)
     s.turn = _whole("turn", f["turn"], 0, n - 1)
     s.draws = _whole("draws", f["draws"], 0, 2)
@@ -886,11 +990,11 @@ def _check_setup(s: State) -> None:
     """The setup agrees with the rulebook (H4) and with the rules options."""
     n, rules = s.players, s.rules
     try:
-        check_removed(n, s._removed)
+        check_removed(n, s._setup.removed)
     except ValueError as e:
         raise ValueError(f"'removed_breeds': {e}") from None
     if rules.removed_breeds is not None and (
-        sorted(BREED_INDEX[c] for c in rules.removed_breeds) != list(s._removed)
+        sorted(BREED_INDEX[c] for c in rules.removed_breeds) != list(s._setup.removed)
     ):
         raise ValueError(
             f"'removed_breeds' is {list(s.removed_breeds)} but the rules remove "
