@@ -399,6 +399,12 @@ class State:
         serving; more than one is a draw."""
         return winners(self.stacks, self.rules)
 
+    def returns(self) -> tuple[float, ...]:
+        """Each seat's outcome as `winners()` stands: 1 for a sole winner, 1/k each for k tied
+        winners, 0 otherwise (the same meaning as Hens' `State.returns`)."""
+        w = self.winners()
+        return tuple(1 / len(w) if p in w else 0.0 for p in range(len(self.stacks)))
+
     @property
     def winner(self) -> int | None:
         """The single winner of a finished game, or None while playing or on a draw."""
@@ -771,6 +777,11 @@ class State:
 
     def __str__(self) -> str:
         return self.describe()
+
+
+View = State
+"""What a player sees of a Henpen game: the state itself, since Henpen has no hidden
+information (`State.view(player)` returns the state); named like Hens' `View`."""
 
 
 def sample_state(view: State, seed: int | np.random.Generator | None = None) -> State:
