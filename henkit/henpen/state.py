@@ -77,7 +77,7 @@ FAILURES = ("bust", "no worm", "no serving")
 a total that claims no serving."""
 NO_DICE = (0,) * SIDES
 STATE_FIELDS = ("rules", "grill", "stacks", "out_of_play", "player", "phase", "kept", "roll",
-                "last_turn", "turns_played")
+                "last_turn", "turns_played", "first_player")
 TURN_END_FIELDS = ("player", "total", "kept", "claim", "failure", "returned", "turned_out", "roll")
 
 
@@ -242,6 +242,9 @@ class State:
     roll: tuple[int, ...] | None = None  # the roll waiting for a Take
     last_turn: TurnEnd | None = None
     turns_played: int = 0
+    # who played the first turn; None (to the constructor) means the seat that makes `player`
+    # the one whose turn it is after `turns_played` turns
+    first_player: int = None  # type: ignore[assignment]
     # Derived from the fields above, set with them (by __post_init__, or by `apply` with the
     # fields they derive from): the facts of the kept dice, the faces the roll offers. And a
     # memo, set on first use: the claims at the current total.
@@ -270,6 +273,10 @@ class State:
         if self.last_turn is not None and not isinstance(self.last_turn, TurnEnd):
             raise ValueError(f"last_turn must be a TurnEnd or None, not {self.last_turn!r}")
         setter(self, "turns_played", whole(self.turns_played, "turns_played", 0))
+        if self.first_player is None:
+            setter(self, "first_player", (self.player - self.turns_played) % max(len(self.stacks), 1))
+        else:
+            setter(self, "first_player", whole(self.first_player, "first_player", 0))
         setter(self, "_facts", _kept_facts(self.kept, self.rules.dice))
         setter(self, "_takeable", () if self.roll is None else _takeable(self.roll, self._facts.taken))
         self.validate()
@@ -583,6 +590,13 @@ class State:
         self._validate_servings()
         if not 0 <= self.player < self.players:
             raise ValueError(f"player must be 0 to {self.players - 1}, not {self.player}")
+        if not 0 <= self.first_player < self.players:
+            raise ValueError(f"first_player must be 0 to {self.players - 1}, not {self.first_player}")
+        if self.player != (self.first_player + self.turns_played) % self.players:
+            raise ValueError(f"after {count(self.turns_played, 'turn')} played from player "
+                             f"{self.first_player}'s, it is player "
+                             f"{(self.first_player + self.turns_played) % self.players}'s turn, "
+                             f"not player {self.player}'s")
         if (self.phase is _OVER) != game_over(self.grill):
             raise ValueError("the game is over exactly when the grill is empty")
         kept = self.kept
@@ -705,6 +719,7 @@ class State:
             "roll": list(self.roll) if self.roll is not None else None,
             "last_turn": self.last_turn.to_dict() if self.last_turn else None,
             "turns_played": self.turns_played,
+            "first_player": self.first_player,
         }
 
     def to_json(self) -> str:
@@ -737,6 +752,7 @@ class State:
             roll=data["roll"],
             last_turn=TurnEnd.from_dict(last) if last is not None else None,
             turns_played=data["turns_played"],
+            first_player=whole(data["first_player"], "first_player", 0),
         )
 
     @classmethod
@@ -805,7 +821,7 @@ def _default_rules() -> Rules:
 def _start(players: int, rules: Rules, first: int) -> State:
     # `State.new` of a full grill and empty stacks (checked arguments): states never change,
     # so one start serves every game with these players, rules and first player.
-    return State(rules, rules.tiles, ((),) * players, (), player=first)
+    return State(rules, rules.tiles, ((),) * players, (), player=first, first_player=first)
 
 
 @lru_cache(maxsize=16384)

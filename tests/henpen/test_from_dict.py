@@ -58,7 +58,8 @@ def check_accepted(data: Any) -> None:
     assert State.from_dict(s.to_dict()) == s
     assert State.from_json(json.dumps(s.to_dict())) == s
     assert set(s.to_dict()) == {"game", "rules", "grill", "stacks", "out_of_play", "player",
-                                "phase", "kept", "roll", "last_turn", "turns_played"}
+                                "phase", "kept", "roll", "last_turn", "turns_played",
+                                "first_player"}
     plays_to_the_end(s)
 
 
@@ -159,7 +160,7 @@ BASE = State.new(2).to_dict()
     ({"phase": "dice", "kept": [3, 3, 3, 0, 0, 0]}, "at most 8"),
     ({"phase": "decide", "kept": [1, 1, 1, 1, 1, 1]}, "without a worm or a claim"),
     ({"turns_played": -1}, "turns_played must be at least 0"),
-    ({"turns_played": 3}, "has the last turn"),
+    ({"turns_played": 4}, "has the last turn"),
     ({"phase": "nap"}, "phase must be one of"),
     ({"rules": {"dice": 8, "colour": "red"}}, "unknown rules fields"),
     ({"rules": {"worm_table": {"21.5": 1}}}, "serving number"),
@@ -249,3 +250,28 @@ def test_cli_games_has_an_upper_bound():
     assert p.parse_args(["--games", "100000"]).games == 100_000
     with pytest.raises((argparse.ArgumentError, SystemExit)):
         p.parse_args(["--games", "100001"])
+
+
+@pytest.mark.parametrize("change, message", [
+    ({"player": 1}, "it is player 0's turn, not player 1's"),
+    ({"first_player": 1}, "it is player 1's turn, not player 0's"),
+    ({"first_player": 2}, "first_player must be 0 to 1"),
+    ({"first_player": None}, "first_player must be a whole number"),
+    ({"phase": "dice", "player": 1}, "it is player 0's turn"),  # mid-turn: the turn's player
+])
+def test_the_player_to_move_follows_the_first_player_and_the_turns_played(change, message):
+    with pytest.raises(ValueError, match=message):
+        State.from_dict(BASE | change)
+    missing = dict(BASE)
+    del missing["first_player"]
+    with pytest.raises(ValueError, match="needs the fields"):
+        State.from_dict(missing)
+
+
+def test_first_player_is_kept_through_a_game():
+    s = State.new(3, first_player=2)
+    assert (s.first_player, s.player) == (2, 2)
+    s = s.apply(ROLL).apply((0, 0, 0, 0, 0, 8)).apply(Take(6))  # all worms: 40 claims 36
+    s = s.apply(s.legal_actions()[0])
+    assert (s.first_player, s.player, s.turns_played) == (2, 0, 1)
+    assert State.from_dict(s.to_dict()) == s
