@@ -235,7 +235,10 @@ def sample_state(view: View, seed: Seed = None) -> State:
 
     The cards the viewer cannot locate (`view.unlocated()`) are shuffled and dealt into the
     places the viewer cannot see: the unknown part of each opponent's hand (whose known cards
-    stay in it), each opponent's face-down coops (top row first), and the deck. In the rooster
+    stay in it), each opponent's face-down coops (top row first), and the deck. The cards known
+    to be in an opponent's hand or coops (`known_in_hand_or_coops`) are first put with that
+    opponent's dealt share and the share shuffled, so each lands in that hand or under one of
+    those coops, never in the deck. In the rooster
     phase an opponent who has chosen gets a rooster cell on one of their hens at random (H10:
     hidden until all have chosen); every other public fact, revealed roosters included, is
     copied. The sample validates and its view from `view.player` equals `view`; ValueError if no
@@ -248,7 +251,12 @@ def sample_state(view: View, seed: Seed = None) -> State:
     pool = [k for k, c in sorted(view.unlocated().items()) for _ in range(c)]
     coops = view.hidden_coops()
     slots = [view.hand_sizes[q] - len(view.known_in_hand[q]) if q != me else 0 for q in range(n)]
-    wanted = sum(slots) + sum(coops[q] for q in range(n) if q != me) + view.deck_size
+    held = [view.known_in_hand_or_coops[q] if q != me else () for q in range(n)]
+    if any(len(held[q]) > slots[q] + coops[q] for q in range(n)):
+        raise ValueError("this view could not come from a game: more cards are known to be in a "
+                         "hand or under its player's coops than that hand and those coops hold")
+    wanted = (sum(slots) + sum(coops[q] for q in range(n) if q != me) + view.deck_size
+              - sum(map(len, held)))
     if min(slots) < 0 or wanted != len(pool):
         raise ValueError(
             f"this view could not come from a game: {len(pool)} cards are unaccounted for, but "
@@ -261,10 +269,14 @@ def sample_state(view: View, seed: Seed = None) -> State:
     for q in range(n):
         if q == me:
             continue
-        hands[q] = view.known_in_hand[q] + tuple(cards[at:at + slots[q]])
-        at += slots[q]
-        yards[q] = yards[q].with_coop_cards(cards[at:at + coops[q]])
-        at += coops[q]
+        m = slots[q] + coops[q] - len(held[q])
+        places = cards[at:at + m]
+        at += m
+        if held[q]:  # the held cards take random places among the hand's unknown cards and coops
+            places += held[q]
+            places = [places[i] for i in rng.permutation(len(places)).tolist()]
+        hands[q] = view.known_in_hand[q] + tuple(places[:slots[q]])
+        yards[q] = yards[q].with_coop_cards(places[slots[q]:])
         if view.phase == Phase.ROOSTER and view.rooster_chosen[q]:
             hens = [c for c, _ in yards[q].hens()]
             choices[q] = hens[int(rng.integers(len(hens)))] if hens else None
@@ -276,6 +288,7 @@ def sample_state(view: View, seed: Seed = None) -> State:
             deck=tuple(sorted(cards[at:])), hands=tuple(hands), discards=view.discards,
             barnyards=tuple(yards), rooster_chosen=view.rooster_chosen,
             rooster_choices=tuple(choices), known_in_hand=view.known_in_hand,
+            known_in_hand_or_coops=view.known_in_hand_or_coops,
         )
     except ValueError as e:
         raise ValueError(f"this view could not come from a game: {e}") from None

@@ -82,7 +82,7 @@ ROUNDS = 12
 ROOSTER_ROUND = 6
 FIELDS = ("rules", "goal", "removed_breeds", "first_player", "phase", "player", "round", "turn",
           "draws", "deck", "hands", "discards", "barnyards", "rooster_chosen", "rooster_choices",
-          "known_in_hand")
+          "known_in_hand", "known_in_hand_or_coops")
 """The public fields of a State, in the order of `to_dict`."""
 
 
@@ -164,7 +164,9 @@ class State:
     `draws` (cards drawn this turn); `deck` (sorted cards); `hands` (sorted, per seat);
     `discards` (bottom to top, per seat); `barnyards`; `rooster_chosen` and `rooster_choices`
     (per seat, H10); `known_in_hand` (per seat: the cards publicly known to be in that hand, see
-    `known_after_draw`).
+    `known_after_draw`); `known_in_hand_or_coops` (per seat: cards publicly known to be in that
+    hand or under that player's coops, so not in the deck: known hand cards once the player
+    places a coop, see `known_after_coop`).
 
     `current_player` (not a field: it follows from `phase` and `player`) is who decides now: a
     seat, CHANCE (-1) at a deck draw, TERMINAL (-2) once the game is over.
@@ -183,6 +185,7 @@ class State:
         "draws",
         "hands",
         "known_in_hand",
+        "known_in_hand_or_coops",
         "phase",
         "player",
         "rooster_choices",
@@ -247,7 +250,7 @@ class State:
         s.player, s.round, s.turn = first, 1, 0
         s.hands = tuple(tuple(sorted(dealt[p * HAND_SIZE:(p + 1) * HAND_SIZE])) for p in range(n))
         s.deck = tuple(sorted(dealt[n * HAND_SIZE:]))
-        s.discards = s.known_in_hand = ((),) * n
+        s.discards = s.known_in_hand = s.known_in_hand_or_coops = ((),) * n
         s.barnyards = (Barnyard(),) * n
         s.rooster_chosen = (False,) * n
         s.rooster_choices = (None,) * n
@@ -262,6 +265,7 @@ class State:
         s.deck, s.hands, s.discards, s.barnyards, s.known_in_hand = (
             self.deck, self.hands, self.discards, self.barnyards, self.known_in_hand)
         s.rooster_chosen, s.rooster_choices = self.rooster_chosen, self.rooster_choices
+        s.known_in_hand_or_coops = self.known_in_hand_or_coops
         return s
 
     def replace(self, **changes: Any) -> State:
@@ -496,13 +500,29 @@ class State:
         s.hands = tuple(hands)
         known = self.known_in_hand[p]
         if known:
-            s.known_in_hand = _set(self.known_in_hand, p,
-                                   known_after_coop(known) if coop else known_after_seen(known, k))
+            if coop:
+                s.known_in_hand = _set(self.known_in_hand, p, known_after_coop(known))
+                s.known_in_hand_or_coops = _set(
+                    self.known_in_hand_or_coops, p,
+                    _held_after_coop(known, self.known_in_hand_or_coops[p]))
+            elif k in known:
+                s.known_in_hand = _set(self.known_in_hand, p, known_after_seen(known, k))
+            elif k in self.known_in_hand_or_coops[p]:
+                s._seen_held(p, k)
+        elif not coop and k in self.known_in_hand_or_coops[p]:
+            s._seen_held(p, k)
         if len(hand) > HAND_SIZE + 1:
             s.phase = DISCARD
         else:
             s._end_turn()  # H8: a player who drew fewer than two cards discards only down to 4
         return s
+
+    def _seen_held(self, p: int, k: Card) -> None:
+        """Player p showed card k leaving the hand (not a card known to be in it, but one known
+        to be in p's hand or coops): that copy may have been it, so it is no longer certain
+        (`known_after_seen`)."""
+        self.known_in_hand_or_coops = _set(
+            self.known_in_hand_or_coops, p, known_after_seen(self.known_in_hand_or_coops[p], k))
 
     def _discard(self, action: Any) -> State:
         """Rulebook step 3, "Discard a Hen card" on one's own pile, down to 4 cards (H8)."""
@@ -525,8 +545,10 @@ class State:
         piles[p] += (hand[j],)  # the hand's own Card object (action.card may be an equal int)
         s.discards = tuple(piles)
         known = self.known_in_hand[p]
-        if known:
+        if k in known:
             s.known_in_hand = _set(self.known_in_hand, p, known_after_seen(known, k))
+        elif k in self.known_in_hand_or_coops[p]:
+            s._seen_held(p, k)
         if len(hand) > HAND_SIZE + 1:
             return s
         s._end_turn()
@@ -675,6 +697,7 @@ class State:
             "rooster_chosen": list(self.rooster_chosen),
             "rooster_choices": [list(c) if c is not None else None for c in self.rooster_choices],
             "known_in_hand": [[str(k) for k in h] for h in self.known_in_hand],
+            "known_in_hand_or_coops": [[str(k) for k in h] for h in self.known_in_hand_or_coops],
         }
 
     @classmethod
@@ -855,6 +878,14 @@ def known_after_coop(known: tuple[Card, ...]) -> tuple[Card, ...]:
     return tuple(out)
 
 
+def _held_after_coop(known: tuple[Card, ...], held: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards known to be in a hand or under its player's coops (`held`) once the player,
+    whose hand holds the known cards `known`, places a card face down (H9): the known copies
+    that `known_after_coop` drops may be under the new coop or still in the hand, but they are
+    not in the deck, so they join `held` (which stays sorted)."""
+    return tuple(sorted(held + _distinct(known)))  # `known_after_coop` drops one of each kind
+
+
 # ----- helpers -----
 
 
@@ -956,6 +987,10 @@ def _read_fields(s: State, f: dict) -> None:
     s.known_in_hand = tuple(tuple(sorted(_cards(h, f"'known_in_hand[{i}]' (player {i + 1})")))
                             for i, h in enumerate(_per_seat("known_in_hand", f["known_in_hand"],
                                                             n)))
+    s.known_in_hand_or_coops = tuple(
+        tuple(sorted(_cards(h, f"'known_in_hand_or_coops[{i}]' (player {i + 1})")))
+        for i, h in enumerate(_per_seat("known_in_hand_or_coops", f["known_in_hand_or_coops"],
+                                        n)))
     yards = []
     for i, y in enumerate(_per_seat("barnyards", f["barnyards"], n)):
         if isinstance(y, Barnyard):
@@ -1110,6 +1145,14 @@ def _check_cards_held(s: State) -> None:
             raise ValueError(
                 f"'known_in_hand[{q}]' (player {q + 1}) is not empty in round 1: cards become "
                 "known only when taken from a discard pile, which no one may do in round 1"
+            )
+        held = Counter(s.known_in_hand_or_coops[q])
+        coops = s.barnyards[q]
+        under = Counter(coops.coop_card(c) for c in coops.coop_cells_taken())
+        if held - (Counter(s.hands[q]) - known + under):
+            raise ValueError(
+                f"'known_in_hand_or_coops[{q}]' (player {q + 1}) names cards that are neither "
+                f"in 'hands[{q}]' beyond 'known_in_hand[{q}]' nor under player {q + 1}'s coops"
             )
 
 

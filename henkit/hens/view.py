@@ -54,6 +54,9 @@ class _Fields(NamedTuple):
     hand: tuple[Card, ...]
     hand_sizes: tuple[int, ...]
     known_in_hand: tuple[tuple[Card, ...], ...]  # per seat: cards publicly known to be held
+    # per seat: cards publicly known to be in that hand or under that player's coops (so not in
+    # the deck): known hand cards once the player placed a coop
+    known_in_hand_or_coops: tuple[tuple[Card, ...], ...]
     barnyards: tuple[Barnyard, ...]
     discards: tuple[tuple[Card, ...], ...]  # per seat, bottom first: the top is last
     deck_size: int
@@ -78,7 +81,8 @@ class View(_Fields):
         cls, player: int, players: int, goal: int, removed_breeds: tuple[str, ...],
         first_player: int, round: int, phase: str, to_move: int, draws: int,
         hand: tuple[Card, ...], hand_sizes: tuple[int, ...],
-        known_in_hand: tuple[tuple[Card, ...], ...], barnyards: tuple[Barnyard, ...],
+        known_in_hand: tuple[tuple[Card, ...], ...],
+        known_in_hand_or_coops: tuple[tuple[Card, ...], ...], barnyards: tuple[Barnyard, ...],
         discards: tuple[tuple[Card, ...], ...], deck_size: int, rooster_chosen: tuple[bool, ...],
         rooster_choices: tuple[Cell | None, ...], rules: Rules,
     ) -> Self:
@@ -102,6 +106,8 @@ class View(_Fields):
             tuple(sorted(_cards(hand, "hand"))),
             _per_seat(hand_sizes, n, "hand_sizes", lambda x, w: whole(x, w, 0, 6)),
             _per_seat(known_in_hand, n, "known_in_hand",
+                      lambda x, w: tuple(sorted(_cards(x, w)))),
+            _per_seat(known_in_hand_or_coops, n, "known_in_hand_or_coops",
                       lambda x, w: tuple(sorted(_cards(x, w)))),
             _per_seat(barnyards, n, "barnyards", _barnyard),
             _per_seat(discards, n, "discards", _cards),
@@ -147,12 +153,14 @@ class View(_Fields):
 
     def unlocated(self) -> Counter:
         """Cards whose place this player cannot tell: `unseen()` less the cards publicly known
-        to be in opponents' hands. They lie in the deck, in the rest of opponents' hands and
+        to be in opponents' hands or in an opponent's hand or coops
+        (`known_in_hand_or_coops`). They lie in the deck, in the rest of opponents' hands and
         under opponents' coops; every deck draw comes from them."""
         left = self.unseen()
         for q, known in enumerate(self.known_in_hand):
             if q != self.player:
                 left.subtract(known)
+                left.subtract(self.known_in_hand_or_coops[q])
         return +left
 
     def hidden_coops(self) -> tuple[int, ...]:
@@ -186,7 +194,7 @@ def view_of(state: Any, player: int) -> View:
         return View._make((
             me, n, state.goal, state.removed_breeds, state.first_player, state.round,
             state.phase, state.player, state.draws, hands[me], tuple(map(len, hands)),
-            state.known_in_hand, yards, state.discards, len(state.deck), state.rooster_chosen,
+            state.known_in_hand, state.known_in_hand_or_coops, yards, state.discards, len(state.deck), state.rooster_chosen,
             choices, rules,
         ))
     except AttributeError as e:  # not a Hens State, though it has rules

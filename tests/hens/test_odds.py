@@ -49,15 +49,21 @@ def view():
 def slots(s: State, p: int) -> tuple[list, list]:
     """(the physical cards p cannot locate, taken from the state itself; the hidden places they
     fill: deck positions first, in the order they are drawn, then opponents' unknown hand cards
-    and face-down coops)."""
+    and face-down coops, less as many of an opponent's places as cards are known to be in that
+    opponent's hand or coops: `dealt` puts those cards there)."""
     cards = sorted(hidden_cards(s, p).elements())
     places = [("deck", i) for i in range(len(s.deck))]
     for q in range(s.players):
         if q != p:
-            places += [("hand", q)] * (len(s.hands[q]) - len(s.known_in_hand[q]))
-            places += [("coop", q, c) for c in s.barnyards[q].coop_cells_taken()]
+            places += opponent_places(s, q)[len(s.known_in_hand_or_coops[q]):]
     assert len(places) == len(cards)
     return cards, places
+
+
+def opponent_places(s: State, q: int) -> list:
+    """Seat q's places hidden from the others: unknown hand cards, then face-down coops."""
+    return ([("hand", q)] * (len(s.hands[q]) - len(s.known_in_hand[q]))
+            + [("coop", q, c) for c in s.barnyards[q].coop_cells_taken()])
 
 
 def dealt(s: State, p: int, cards: list, places: list) -> State:
@@ -66,6 +72,10 @@ def dealt(s: State, p: int, cards: list, places: list) -> State:
     d = s.to_dict()
     deck, hands = [], {q: list(s.known_in_hand[q]) for q in range(s.players) if q != p}
     coops = {}
+    for q in hands:  # the cards known to be in q's hand or coops take q's first places
+        held = s.known_in_hand_or_coops[q]
+        cards = [*held, *cards]
+        places = [*opponent_places(s, q)[:len(held)], *places]
     for k, place in zip(cards, places, strict=True):
         if place[0] == "deck":
             deck.append(k)
@@ -349,3 +359,34 @@ def test_hypergeometric_sums_to_one_or_refuses(population, successes, draws):
 def test_a_kind_whose_test_breaks_gives_value_error(view):
     for test in (len, lambda c: c.nope, lambda c: np.array([1, 2])):
         only_value_error(draw_odds, view, Kind("odd", test))
+
+
+def test_known_card_kept_after_a_coop_is_not_in_the_deck():
+    """The reviewer's game: player 2 is known to hold the only Mo1 and places a different card
+    face down. Mo1 is then in that hand or under that coop: never in the deck, for draw_odds and
+    for sample_state."""
+    from henkit.core import play_out
+    from henkit.hens.actions import PlaceCoop
+    from henkit.hens.bots import make_bot
+    from henkit.hens.cards import COPIES_OF
+
+    hits = []
+
+    def watch(before, step, after):
+        if isinstance(step.action, PlaceCoop):
+            p = step.player
+            for k in before.known_in_hand[p]:
+                if COPIES_OF[k] == 1 and step.action.card != k and after.deck:
+                    hits.append((p, k, after))
+
+    play_out(State.new(3, seed=0), [make_bot("random")] * 3, 0, observer=watch)
+    p, k, s = hits[0]
+    assert k in s.known_in_hand_or_coops[p]
+    v = s.view((p + 1) % 3)
+    assert k not in v.unlocated()
+    assert draw_odds(v, str(k), 1).at_least_one == 0
+    for i in range(30):
+        t = sample_state(v, seed=i)
+        assert k not in t.deck
+        under = [t.barnyards[p].coop_card(c) for c in t.barnyards[p].coop_cells_taken()]
+        assert k in t.hands[p] or k in under

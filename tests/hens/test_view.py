@@ -49,7 +49,8 @@ def game(players, seed, bot=RandomBot):
 
 def hidden_cards(s: State, p: int) -> Counter:
     """What player p cannot locate in state s, from the state itself: the deck, each opponent's
-    hand less its publicly known cards, and each opponent's coop faces."""
+    hand less its publicly known cards, and each opponent's coop faces, less the cards publicly
+    known to be in that opponent's hand or coops."""
     out = Counter(s.deck)
     for q in range(s.players):
         if q != p:
@@ -57,6 +58,7 @@ def hidden_cards(s: State, p: int) -> Counter:
             out.subtract(s.known_in_hand[q])
             y = s.barnyards[q]
             out.update(y.coop_card(c) for c in y.coop_cells_taken())
+            out.subtract(s.known_in_hand_or_coops[q])
     return +out
 
 
