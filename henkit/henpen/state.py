@@ -298,7 +298,10 @@ class State:
         Setting up Henpen involves no chance, so `seed` (None, a whole number 0 or more, or a
         numpy Generator) is checked and otherwise unused; the dice are rolled by whoever plays
         the state on. `first_player=None` means seat 0. Give `grill` and `stacks` to set up a
-        position for a lesson; servings in neither are out of play.
+        position for a lesson; servings in neither are out of play. A lesson position is a turn's
+        start for `first_player` (the player to move), after the fewest turns that can lead to it
+        (`fewest_turns`); its `first_player` field is then the seat that started those turns,
+        and its `last_turn` is None (not recorded).
         """
         players = check_players(players)
         if rules is None:
@@ -317,8 +320,10 @@ class State:
             raise ValueError(f"stacks must list {players} stacks (one per player), not {len(stacks_t)}")
         used = set(grill_t).union(*stacks_t)
         out = tuple(t for t in rules.tiles if t not in used)
+        turns = fewest_turns(sum(map(len, stacks_t)), len(out), rules)
         return cls(rules, grill_t, stacks_t, out, player=first,
-                   phase=_OVER if game_over(grill_t) else _ROLL)
+                   phase=_OVER if game_over(grill_t) else _ROLL, turns_played=turns,
+                   first_player=(first - turns) % players)
 
     # ----- derived facts ------------------------------------------------------------------
     @property
@@ -576,12 +581,18 @@ class State:
 
     # ----- checks and serialisation -------------------------------------------------------
     def validate(self) -> None:
-        """Raise ValueError if no game under these rules can reach this state.
+        """Raise ValueError if this state breaks one of these conditions (each necessary for a
+        game under these rules to reach it; together not sufficient):
 
-        Checked: every serving in exactly one place, sorted grill and out-of-play, stacks only of
-        servings a turn can claim, no unreachable serving left on the grill above one turned out,
-        the phase agreeing with the dice kept and rolled, and the last turn agreeing with the
-        position it left (its player, its claim or failure under P4-P7).
+        every serving in exactly one place (grill, a stack, out of play); grill and out-of-play
+        listed lowest first; stacks only of servings a turn can claim; enough turns played for
+        the servings moved (`fewest_turns`); under P6 without `keep_returned_if_highest`, no
+        serving on the grill above every serving out of play (a failure turns out the highest);
+        no serving out of reach of the dice on the grill above one out of play; the player to
+        move is `(first_player + turns_played) % players`; the phase agreeing with the dice kept
+        and rolled; and a recorded last turn agreeing with the position it left (its player,
+        its claim or failure under P4-P7). `last_turn` may be None after turns played (not
+        recorded, as in a lesson position from `State.new`).
         """
         rules = self.rules
         if not MIN_PLAYERS <= self.players <= MAX_PLAYERS:
@@ -635,6 +646,16 @@ class State:
             raise ValueError("the grill must be listed lowest serving first")
         if tuple(sorted(self.out_of_play)) != self.out_of_play:
             raise ValueError("out_of_play must be listed lowest serving first")
+        moved, out = sum(map(len, self.stacks)), len(self.out_of_play)
+        fewest = fewest_turns(moved, out, rules)
+        if self.turns_played < fewest:
+            raise ValueError(f"{count(moved, 'serving')} in stacks and {out} out of play take at "
+                             f"least {count(fewest, 'turn')}, not {self.turns_played} (turns_played)")
+        if (not rules.keep_returned_if_highest and self.out_of_play and self.grill
+                and self.grill[-1] > self.out_of_play[-1]):
+            raise ValueError(f"serving {self.grill[-1]} is on the grill above every serving out of "
+                             f"play (highest {self.out_of_play[-1]}): a failed turn turns out the "
+                             "highest serving on the grill (P6)")
         reach = rules.max_total
         held = [t for s in self.stacks for t in s if t > reach]
         if held:
@@ -652,8 +673,6 @@ class State:
     def _validate_last_turn(self) -> None:
         end, rules = self.last_turn, self.rules
         if end is None:
-            if self.turns_played:
-                raise ValueError("a state after turns played has the last turn (last_turn)")
             return
         if not self.turns_played:
             raise ValueError("a state with a last turn has turns_played at least 1")
@@ -808,6 +827,18 @@ def sample_state(view: State, seed: int | np.random.Generator | None = None) -> 
     check_seed(seed)
     view.validate()
     return view
+
+
+def fewest_turns(in_stacks: int, out_of_play: int, rules: Rules) -> int:
+    """The fewest turns after which `in_stacks` servings can be in stacks and `out_of_play`
+    turned out: a claim for each serving in a stack, and for each serving turned out a failed
+    turn, which (P7, unless `flip_when_nothing_returned`) must also return a serving that an
+    earlier claim took."""
+    in_stacks, out_of_play = whole(in_stacks, "in_stacks", 0), whole(out_of_play, "out_of_play", 0)
+    if not isinstance(rules, Rules):
+        raise ValueError(f"rules must be a henkit.henpen Rules, not {rules!r}")
+    per_flip = 1 if rules.flip_when_nothing_returned else 2
+    return in_stacks + per_flip * out_of_play
 
 
 @lru_cache(maxsize=1)

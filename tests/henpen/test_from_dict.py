@@ -160,7 +160,7 @@ BASE = State.new(2).to_dict()
     ({"phase": "dice", "kept": [3, 3, 3, 0, 0, 0]}, "at most 8"),
     ({"phase": "decide", "kept": [1, 1, 1, 1, 1, 1]}, "without a worm or a claim"),
     ({"turns_played": -1}, "turns_played must be at least 0"),
-    ({"turns_played": 4}, "has the last turn"),
+    ({"turns_played": 1}, "it is player 1's turn"),  # last_turn None: not recorded
     ({"phase": "nap"}, "phase must be one of"),
     ({"rules": {"dice": 8, "colour": "red"}}, "unknown rules fields"),
     ({"rules": {"worm_table": {"21.5": 1}}}, "serving number"),
@@ -275,3 +275,35 @@ def test_first_player_is_kept_through_a_game():
     s = s.apply(s.legal_actions()[0])
     assert (s.first_player, s.player, s.turns_played) == (2, 0, 1)
     assert State.from_dict(s.to_dict()) == s
+
+
+def test_servings_moved_need_enough_turns_and_p6_order_is_checked():
+    # the reviewer's repros (issue 10): each was accepted before
+    with pytest.raises(ValueError, match="3 servings in stacks and 0 out of play take at least 3"):
+        State.from_dict(BASE | {"grill": list(range(24, 37)), "stacks": [[21, 22, 23], []]})
+    two = State.new(2).to_dict() | {"grill": list(range(25, 37)), "stacks": [[21, 22], [23, 24]],
+                                   "turns_played": 2, "first_player": 0, "player": 0}
+    with pytest.raises(ValueError, match="take at least 4 turns, not 2"):
+        State.from_dict(two)
+    with pytest.raises(ValueError, match="take at least 2 turns, not 0"):
+        State.from_dict(BASE | {"grill": list(range(21, 36)), "out_of_play": [36]})
+    with pytest.raises(ValueError, match="serving 36 is on the grill above every serving out of play"):
+        State.from_dict(BASE | {"grill": list(range(22, 37)), "out_of_play": [21],
+                                "turns_played": 2, "first_player": 0})
+    # the same under the variants: a flip without a return needs one turn
+    flip = BASE | {"rules": Rules(flip_when_nothing_returned=True).to_dict(),
+                   "grill": list(range(21, 36)), "out_of_play": [36], "turns_played": 1,
+                   "first_player": 1}
+    assert State.from_dict(flip).turns_played == 1
+    keep = BASE | {"rules": Rules(keep_returned_if_highest=True).to_dict(),
+                   "grill": list(range(22, 37)), "out_of_play": [21], "turns_played": 2}
+    assert State.from_dict(keep).out_of_play == (21,)
+
+
+def test_lesson_positions_get_the_fewest_turns_that_reach_them():
+    s = State.new(2, grill=[22, 23, 24, 25], stacks=[[26, 21], [27]])  # 28..36 out of play
+    assert s.turns_played == 3 + 2 * 9
+    assert s.player == 0 and s.first_player == (0 - s.turns_played) % 2
+    assert s.last_turn is None
+    assert State.from_dict(s.to_dict()) == s
+    assert State.new(3, first_player=2, grill=range(21, 37)).turns_played == 0
