@@ -74,6 +74,8 @@ class Card(int):
 
     def __new__(cls, k: int = 0) -> Self:
         """The card of int k, 0-47 (see `card` for codes)."""
+        if type(k) is not int and isinstance(k, np.integer):
+            k = int(k)  # numpy integers are whole numbers (bools are not: np.bool_ is not one)
         if type(k) is not int or not 0 <= k < 48:
             raise ValueError(f"a Card is built from a whole number 0-47, not {k!r}"[:120])
         return int.__new__(cls, k)

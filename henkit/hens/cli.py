@@ -17,7 +17,7 @@ from henkit.hens.bots import BOTS, make_bot
 from henkit.hens.cards import card
 from henkit.hens.goals import goal_card
 from henkit.hens.odds import draw_odds
-from henkit.hens.rules import Rules
+from henkit.hens.rules import Rules, check_players
 from henkit.hens.simulate import simulate as run_games
 from henkit.hens.state import State
 from henkit.results import results_table
@@ -76,8 +76,10 @@ def simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play `args.games` seeded games between `args.bots` and print a results table."""
     out = out or sys.stdout
     names = args.bots
-    if not 2 <= len(names) <= 4:
-        raise ValueError(f"Hens needs 2 to 4 bots, one per seat; got {len(names)}")
+    try:
+        check_players(len(names))
+    except ValueError:
+        raise ValueError(f"Hens needs 2 to 4 bots, one per seat; got {len(names)}") from None
     if not 1 <= args.games <= 100_000 or args.seed < 0:
         raise ValueError("--games must be from 1 to 100000 and --seed at least 0")
     bots = [make_bot(n) for n in names]

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import NamedTuple
 
+from henkit.checks import whole
+
 
 class Facts(NamedTuple):
     """What scoring measures in a barnyard (groups include lone hens, DECISIONS H11)."""
@@ -141,7 +143,12 @@ GOALS: tuple[GoalCard, ...] = (
 
 
 def goal_card(number: int) -> GoalCard:
-    """Goal card 1-6; ValueError otherwise."""
-    if isinstance(number, int) and not isinstance(number, bool) and 1 <= number <= len(GOALS):
+    """Goal card 1-6 (an int, numpy integers too); ValueError otherwise."""
+    if type(number) is not int:
+        try:
+            number = whole(number, "goal")
+        except ValueError:
+            pass
+    if type(number) is int and 1 <= number <= len(GOALS):
         return GOALS[number - 1]
     raise ValueError(f"{number!r} is not a goal card: goal cards are numbered 1 to {len(GOALS)}")

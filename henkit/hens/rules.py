@@ -4,8 +4,22 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from henkit.checks import whole
 from henkit.hens.cards import BREEDS, breed_index, check_removed
 from henkit.hens.goals import goal_card
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 4
+
+
+def check_players(players: object) -> int:
+    """The player count as an int (numpy integers too). Rulebook, on the box: Hens is for 2 to 4
+    players; ValueError for anything else."""
+    if type(players) is int and MIN_PLAYERS <= players <= MAX_PLAYERS:
+        return players
+    try:
+        return whole(players, "players", MIN_PLAYERS, MAX_PLAYERS)
+    except ValueError:
+        raise ValueError(f"Hens is for 2, 3 or 4 players, not {players!r}"[:200]) from None
 
 
 @dataclass(frozen=True)
@@ -19,10 +33,7 @@ class Rules:
     first_player: int | None = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.players, int) or isinstance(self.players, bool) or not (
-            2 <= self.players <= 4
-        ):
-            raise ValueError(f"Hens is for 2, 3 or 4 players, not {self.players!r}")
+        object.__setattr__(self, "players", check_players(self.players))
         if self.removed_breeds is not None:
             if isinstance(self.removed_breeds, str) or not isinstance(
                 self.removed_breeds, (tuple, list)
@@ -34,16 +45,16 @@ class Rules:
             check_removed(self.players, tuple(breed_index(c) for c in codes))
             object.__setattr__(self, "removed_breeds", codes)
         if self.goal is not None:
-            goal_card(self.goal)
-        if self.first_player is not None and (
-            not isinstance(self.first_player, int)
-            or isinstance(self.first_player, bool)
-            or not 0 <= self.first_player < self.players
-        ):
-            raise ValueError(
-                f"first_player must be a seat index 0-{self.players - 1} (0 is player 1), "
-                f"not {self.first_player!r}"
-            )
+            object.__setattr__(self, "goal", goal_card(self.goal).number)
+        if self.first_player is not None:
+            try:
+                first = whole(self.first_player, "first_player", 0, self.players - 1)
+            except ValueError:
+                raise ValueError(
+                    f"first_player must be a seat index 0-{self.players - 1} (0 is player 1), "
+                    f"not {self.first_player!r}"[:200]
+                ) from None
+            object.__setattr__(self, "first_player", first)
 
     def to_dict(self) -> dict:
         """A JSON-ready dict."""

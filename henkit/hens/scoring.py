@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from henkit.checks import whole
 from henkit.hens.barnyard import (
     STRIDE,
     Barnyard,
@@ -419,9 +420,10 @@ def winners(
     if not isinstance(barnyards, list | tuple) or not barnyards or not all(
             isinstance(b, Barnyard) for b in barnyards):
         raise ValueError("winners needs a non-empty list of Barnyards")
-    if totals is not None and (not isinstance(totals, list | tuple) or len(totals) != len(
-            barnyards) or not all(type(t) is int for t in totals)):
-        raise ValueError("totals must be a list of whole numbers, one per barnyard")
+    if totals is not None:
+        if not isinstance(totals, list | tuple) or len(totals) != len(barnyards):
+            raise ValueError("totals must be a list of whole numbers, one per barnyard")
+        totals = [t if type(t) is int else whole(t, "each of totals") for t in totals]
     if totals is None:
         keys = [tiebreak_key(b, goal) for b in barnyards]
     else:

@@ -60,7 +60,7 @@ from henkit.hens.cards import (
     check_removed,
     deck_cards,
 )
-from henkit.hens.rules import Rules
+from henkit.hens.rules import Rules, check_players
 from henkit.hens.scoring import Score, score, total, winners
 from henkit.hens.view import View, view_of
 
@@ -111,13 +111,15 @@ def randbelow(rng: np.random.Generator, n: int) -> int:
     Exactly uniform (rejection of the top partial block), and several times faster per call than
     `rng.integers(n)`, which matters at a few hundred draws per game.
     """
-    if type(n) is not int or not 1 <= n <= 1 << 63:
+    if type(n) is int and 0 < n < 256:
+        limit = _LIMITS[n]
+    else:
         n = whole(n, "randbelow's n", 1, 1 << 63)
+        limit = _limit(n)
     try:
         raw = rng.bit_generator.random_raw
     except AttributeError:
         raise ValueError(f"rng must be a numpy Generator, not {type(rng).__name__}") from None
-    limit = _LIMITS[n] if n < 256 else _limit(n)
     x = raw()
     while x >= limit:
         x = raw()
@@ -214,10 +216,7 @@ class State:
         and the first player. `rules=None` means `Rules(players=players)`; given, its players
         must equal `players`. What the rules leave open (removed breeds, goal, and the first
         player unless `first_player` names a seat) is drawn from `seed`, in that order."""
-        if isinstance(players, bool) or not isinstance(players, int | np.integer) or not (
-                2 <= players <= 4):
-            raise ValueError(f"Hens is for 2, 3 or 4 players, not {players!r}"[:200])
-        n = int(players)
+        n = check_players(players)
         if rules is None:
             rules = Rules(players=n)
         elif not isinstance(rules, Rules):
@@ -318,6 +317,8 @@ class State:
     def pile_problem(self, source: int) -> str | None:
         """Why the player to move may not draw the top of seat `source`'s discard pile; None when
         they may (`pile_problem` of the module)."""
+        if type(source) is not int and isinstance(source, np.integer):
+            source = int(source)  # numpy integers are seat indices too
         return pile_problem(source, self.player, self._setup.players, self.round,
                             len(self.discards[source]) if type(source) is int
                             and 0 <= source < self._setup.players else 0)
@@ -820,6 +821,8 @@ def pile_problem(source: int, player: int, players: int, round: int, pile: int) 
     """Why `player` may not draw the top of seat `source`'s discard pile, which holds `pile`
     cards, in `round`; None when they may. Rulebook "Draw Two Cards" with H7: an opponent's pile
     only, never one's own, none in the first round, and only a pile holding a card."""
+    if type(source) is not int and isinstance(source, np.integer):
+        source = int(source)  # numpy integers are seat indices too
     if type(source) is not int or not 0 <= source < players:
         return f"cannot draw from {_short(source)}: {_sources_help(players)}"
     if source == player:
@@ -831,7 +834,7 @@ def pile_problem(source: int, player: int, players: int, round: int, pile: int) 
     return None
 
 
-@lru_cache(maxsize=1024)  # a speed layer over `pile_problem`: few (seat, round 1?, piles) cases
+@cache  # a speed layer over `pile_problem`: at most 1024 (seat, players, round 1?, piles, deck)
 def _pile_sources(player: int, players: int, first_round: bool, nonempty: tuple[bool, ...],
                   deck: bool) -> tuple[int, ...]:
     """DECK if the deck holds cards, then the seats whose pile `player` may draw from

@@ -38,7 +38,7 @@ from henkit.hens.cards import (
     check_removed,
     deck_counts,
 )
-from henkit.hens.rules import Rules
+from henkit.hens.rules import Rules, check_players
 
 
 class _Fields(NamedTuple):
@@ -86,7 +86,7 @@ class View(_Fields):
         discards: tuple[tuple[Card, ...], ...], deck_size: int, rooster_chosen: tuple[bool, ...],
         rooster_choices: tuple[Cell | None, ...], rules: Rules,
     ) -> Self:
-        n = whole(players, "players", 2, 4)
+        n = check_players(players)
         if not isinstance(rules, Rules) or rules.players != n:
             raise ValueError(f"rules must be the game's Rules for {n} players, not {rules!r}")
         removed = _removed_codes(removed_breeds, n)

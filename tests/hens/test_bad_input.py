@@ -13,6 +13,7 @@ from enum import Enum
 from types import ModuleType
 from typing import Any
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -205,3 +206,32 @@ def test_numpy_integers_are_integers():
     assert cards.card(np.int64(3)) == cards.card(3)
     assert actions.Draw(np.int64(1), "Pa1") == actions.Draw(1, "Pa1")
     assert State.new(np.int64(3), seed=1) == State.new(3, seed=1)
+
+
+def test_numpy_integers_are_whole_numbers():
+    from henkit.hens import Rules, State, winners
+    from henkit.hens.barnyard import Barnyard
+    from henkit.hens.cards import Card
+    from henkit.hens.goals import goal_card
+    from henkit.hens.scoring import score, total
+
+    i = np.int64
+    assert Rules(players=i(3)) == Rules(players=3) and type(Rules(players=i(3)).players) is int
+    assert Rules(goal=i(3)).goal == 3 and type(Rules(goal=i(3)).goal) is int
+    assert Rules(first_player=i(1)).first_player == 1
+    assert goal_card(i(3)) is goal_card(3)
+    yard = Barnyard()
+    assert score(yard, i(3)) == score(yard, 3) and total(yard, i(3)) == total(yard, 3)
+    assert Card(i(3)) == Card(3)
+    assert winners([yard, yard], 1, [i(0), i(0)]) == winners([yard, yard], 1, [0, 0])
+    s = State.new(3, seed=0)
+    while s.round == 1:
+        s = s.apply(s.sample_chance(np.random.default_rng(0)) if s.is_chance
+                    else s.legal_actions()[0])
+    for q in range(3):
+        assert s.pile_problem(i(q)) == s.pile_problem(q)
+    for bad in (True, np.bool_(True), 3.0):
+        with pytest.raises(ValueError):
+            goal_card(bad)
+        with pytest.raises(ValueError):
+            Card(bad)
