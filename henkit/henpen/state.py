@@ -715,14 +715,22 @@ class State:
         if not stack or stack[-1] != claim.tile:
             raise ValueError(f"serving {claim.tile}, claimed by the last turn, is not on top of "
                              f"player {end.player}'s stack")
-        if claim.owner is not None:
-            if claim.owner == end.player or claim.owner >= self.players:
-                raise ValueError(f"the last turn stole from player {claim.owner}, who is no opponent")
-            if claim.tile != end.total:
-                raise ValueError("a steal takes a serving equal to the total (P4)")
-        elif claim.tile > end.total or any(claim.tile < t <= end.total for t in self.grill):
-            raise ValueError(f"a total of {end.total} does not claim {claim.tile} from the grill "
-                             "(P4: the equal serving, else the highest below)")
+        if claim.owner is not None and (claim.owner == end.player or claim.owner >= self.players):
+            raise ValueError(f"the last turn stole from player {claim.owner}, who is no opponent")
+        # The position the claim was made from, and P4's claims there (`legal_claims`).
+        stacks = list(self.stacks)
+        stacks[end.player] = stack[:-1]
+        grill = self.grill
+        if claim.owner is None:
+            grill = tuple(sorted((*grill, claim.tile)))
+        else:
+            stacks[claim.owner] = (*stacks[claim.owner], claim.tile)
+        own = stacks[end.player][-1] if stacks[end.player] else None
+        tops = {p: s[-1] for p, s in enumerate(stacks) if s and p != end.player}
+        claims = legal_claims(end.total, grill, own, tops)
+        if claim not in claims:
+            allowed = "; ".join(map(str, claims)) or "nothing"
+            raise ValueError(f"a total of {end.total} does not {claim} (P4); it may: {allowed}")
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict of this state: its field names, plus "game": "henpen"."""

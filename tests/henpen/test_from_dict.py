@@ -12,7 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from henkit.henpen import ROLL, Rules, State, Take
+from henkit.henpen import ROLL, Rules, State, Take, legal_claims
 from henkit.henpen.bots import make_bot
 from henkit.henpen.cli import add_odds_arguments, add_simulate_arguments, odds
 from henkit.henpen.odds import chance_at_least, expected_worms
@@ -182,6 +182,7 @@ def after_one_turn() -> dict:
     ({"total": 39}, "not the total of its kept dice"),
     ({"claim": [35, None]}, "not on top of player 0's stack"),
     ({"claim": [36, 0]}, "no opponent"),
+    ({"total": 35, "kept": [0, 0, 0, 0, 4, 3]}, "a total of 35 does not"),  # 35 claims 35
     ({"player": 1}, "played by player 0"),
     ({"claim": None, "failure": "bust"}, "roll exactly when it went bust"),
     ({"unknown": 1}, "unknown last_turn fields"),
@@ -307,3 +308,18 @@ def test_lesson_positions_get_the_fewest_turns_that_reach_them():
     assert s.last_turn is None
     assert State.from_dict(s.to_dict()) == s
     assert State.new(3, first_player=2, grill=range(21, 37)).turns_played == 0
+
+
+def test_a_claimed_last_turn_is_checked_by_the_p4_rule_function(monkeypatch):
+    import henkit.henpen.state as state_module
+
+    asked = []
+
+    def spy(total, grill, own_top, others_tops):
+        asked.append((total, tuple(grill), own_top, dict(others_tops)))
+        return legal_claims(total, grill, own_top, others_tops)
+
+    d = after_one_turn()
+    monkeypatch.setattr(state_module, "legal_claims", spy)
+    State.from_dict(d)
+    assert (40, tuple(range(21, 37)), None, {}) in asked  # the grill before the claim of 36
