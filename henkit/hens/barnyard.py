@@ -113,6 +113,8 @@ def components(m: int) -> Iterator[int]:
 
 def fits_box(rows: int, cols: int) -> bool:
     """DECISIONS H6: a barnyard spanning rows x cols fits inside a 3x4 or a 4x3 box."""
+    if type(rows) is not int or type(cols) is not int:
+        rows, cols = whole(rows, "rows", 0), whole(cols, "cols", 0)
     return (rows <= 3 and cols <= 4) or (rows <= 4 and cols <= 3)
 
 
@@ -172,9 +174,17 @@ def _short(x: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def _yard_cell(yard: object, cell: object) -> Cell:
+    """The checked cell of a rule function's (barnyard, cell) arguments; ValueError unless yard
+    is a Barnyard and cell a cell."""
+    if not isinstance(yard, Barnyard):
+        raise ValueError(f"needs a Barnyard, not {type(yard).__name__}")
+    return check_cell(cell)
+
+
 def first_card_problem(cell: Cell) -> str | None:
     """DECISIONS H5: the first card goes anywhere; it starts the frame at (0, 0)."""
-    if cell != FIRST_CELL:
+    if check_cell(cell) != FIRST_CELL:
         return "the first card starts the barnyard at (0, 0)"
     return None
 
@@ -182,7 +192,7 @@ def first_card_problem(cell: Cell) -> str | None:
 def touch_problem(yard: Barnyard, cell: Cell) -> str | None:
     """Rulebook "Place a Hen card": a new card goes on a free place beside (not diagonal to) a
     placed card."""
-    r, c = cell
+    r, c = _yard_cell(yard, cell)
     if yard.content(r, c) != EMPTY:
         return "that place is already taken"
     if all(yard.content(r + dr, c + dc) == EMPTY for dr, dc, _ in _DIRS):
@@ -192,6 +202,7 @@ def touch_problem(yard: Barnyard, cell: Cell) -> str | None:
 
 def box_problem(yard: Barnyard, cell: Cell) -> str | None:
     """DECISIONS H6: after the placement the cards fit inside a 3x4 or a 4x3 box."""
+    cell = _yard_cell(yard, cell)
     if not fits_box(*_grown(yard.h, yard.w, cell)):
         return "the barnyard must fit inside a 3x4 or 4x3 box"
     return None
@@ -200,7 +211,8 @@ def box_problem(yard: Barnyard, cell: Cell) -> str | None:
 def neighbour_problem(yard: Barnyard, k: int, cell: Cell) -> str | None:
     """Rulebook "Place a Hen card": a hen respects each neighbouring hen (`fits_beside`); a coop
     neighbour constrains nothing (H9)."""
-    r, c = cell
+    r, c = _yard_cell(yard, cell)
+    k = card(k)
     for dr, dc, where in _DIRS:
         v = yard.content(r + dr, c + dc)
         if 0 <= v < NUM_KINDS and not fits_beside(k, v):
@@ -216,6 +228,9 @@ def placement_problem(yard: Barnyard, k: int, cell: Cell, coop: bool = False) ->
     The plain placement rules, in the rulebook's order: the first card (H5), beside a placed
     card, inside the box (H6), and for a hen each neighbouring hen (a coop has no constraint
     and makes none, H9)."""
+    cell, k = _yard_cell(yard, cell), card(k)
+    if not isinstance(coop, bool):
+        raise ValueError(f"coop must be True or False, not {_short(coop)}")
     if not yard.n:
         return first_card_problem(cell)
     why = touch_problem(yard, cell) or box_problem(yard, cell)
@@ -227,6 +242,8 @@ def placement_problem(yard: Barnyard, k: int, cell: Cell, coop: bool = False) ->
 def rooster_problem(yard: Barnyard, cell: Cell | None) -> str | None:
     """DECISIONS H10: the rooster stands on one of the player's hens (never a coop); it stays
     off (None) only when the barnyard has no hen."""
+    if not isinstance(yard, Barnyard):
+        raise ValueError(f"needs a Barnyard, not {type(yard).__name__}")
     if cell is None:
         return "the rooster must go on one of your hens: name its cell" if yard.hen else None
     if yard.at(cell) is None:
@@ -709,6 +726,8 @@ def layout_problem(yard: Barnyard, where: Callable[[int], str]) -> str | None:
     card kind more often than the deck holds it (rulebook components) and every two touching
     hens obey `fits_beside`. Any such layout can be built card by card in reading order of a
     flood fill, so these are exactly the reachable layouts. `where(bit)` names a cell."""
+    if not isinstance(yard, Barnyard) or not callable(where):
+        raise ValueError("layout_problem needs a Barnyard and a function naming a cell's bit")
     if not yard.occ:
         return None
     if not fits_box(yard.h, yard.w):

@@ -175,6 +175,8 @@ def breed_named(text: object) -> Breed | None:
 def fits_beside(a: int, b: int) -> bool:
     """Rulebook "Place a Hen card": two hens may touch when they are the same breed or their
     numbers are one apart ("each side of the placed card must always respect these two rules")."""
+    if type(a) is not Card or type(b) is not Card:  # O(1) check of anything but the engine's cards
+        a, b = card(a), card(b)
     return BREED_OF[a] == BREED_OF[b] or abs(NUMBER_OF[a] - NUMBER_OF[b]) == 1
 
 

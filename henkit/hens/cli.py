@@ -48,8 +48,28 @@ def _bot_list(text: str) -> list[str]:
     return names
 
 
+def _parser(parser: object) -> argparse.ArgumentParser:
+    """parser, checked to be an argparse parser (ValueError otherwise)."""
+    if not isinstance(parser, argparse.ArgumentParser):
+        raise ValueError(f"needs an argparse.ArgumentParser, not {type(parser).__name__}")
+    return parser
+
+
+def _args(args: object, names: tuple[str, ...]) -> argparse.Namespace:
+    """args, checked to be parsed arguments holding every option in names (ValueError
+    otherwise)."""
+    if not isinstance(args, argparse.Namespace):
+        raise ValueError(f"needs parsed arguments (an argparse.Namespace), not "
+                         f"{type(args).__name__}")
+    missing = [n for n in names if not hasattr(args, n)]
+    if missing:
+        raise ValueError(f"the parsed arguments lack the options {missing}")
+    return args
+
+
 def add_play_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit play hens`."""
+    _parser(parser)
     parser.add_argument("--players", type=int, default=3, choices=(2, 3, 4),
                         help="how many players, you included (default 3)")
     parser.add_argument("--bots", type=_bot_list, default=None,
@@ -63,6 +83,7 @@ def add_play_arguments(parser: argparse.ArgumentParser) -> None:
 
 def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
     """Options of `henkit simulate hens`."""
+    _parser(parser)
     parser.add_argument("--bots", type=_bot_list, default=["greedy", "random"],
                         help="one bot per seat, comma-separated (default: greedy,random)")
     parser.add_argument("--games", type=games_arg, default=100,
@@ -74,6 +95,7 @@ def add_simulate_arguments(parser: argparse.ArgumentParser) -> None:
 
 def simulate(args: argparse.Namespace, out: TextIO | None = None) -> int:
     """Play `args.games` seeded games between `args.bots` and print a results table."""
+    _args(args, ("bots", "games", "seed", "goal"))
     out = out or sys.stdout
     names = args.bots
     try:
@@ -218,6 +240,7 @@ def play(
     out: TextIO | None = None,
 ) -> int:
     """Play one game of Hens in the terminal against bots; returns 0 when the game ends."""
+    _args(args, ("players", "bots", "seed", "goal", "seat"))
     out = out or sys.stdout
     n = args.players
     names = args.bots or ["greedy"] * (n - 1)

@@ -435,7 +435,7 @@ class State:
         s = self._copy()
         s.discards = _set(self.discards, source, pile[:-1])
         s.known_in_hand = _set(self.known_in_hand, self.player,
-                               known_after_draw(self.known_in_hand[self.player], top))
+                               _known_after_draw(self.known_in_hand[self.player], top))
         s._take(top)
         return s
 
@@ -502,12 +502,12 @@ class State:
         known = self.known_in_hand[p]
         if known:
             if coop:
-                s.known_in_hand = _set(self.known_in_hand, p, known_after_coop(known))
+                s.known_in_hand = _set(self.known_in_hand, p, _known_after_coop(known))
                 s.known_in_hand_or_coops = _set(
                     self.known_in_hand_or_coops, p,
                     _held_after_coop(known, self.known_in_hand_or_coops[p]))
             elif k in known:
-                s.known_in_hand = _set(self.known_in_hand, p, known_after_seen(known, k))
+                s.known_in_hand = _set(self.known_in_hand, p, _known_after_seen(known, k))
             elif k in self.known_in_hand_or_coops[p]:
                 s._seen_held(p, k)
         elif not coop and k in self.known_in_hand_or_coops[p]:
@@ -523,7 +523,7 @@ class State:
         to be in p's hand or coops): that copy may have been it, so it is no longer certain
         (`known_after_seen`)."""
         self.known_in_hand_or_coops = _set(
-            self.known_in_hand_or_coops, p, known_after_seen(self.known_in_hand_or_coops[p], k))
+            self.known_in_hand_or_coops, p, _known_after_seen(self.known_in_hand_or_coops[p], k))
 
     def _discard(self, action: Any) -> State:
         """Rulebook step 3, "Discard a Hen card" on one's own pile, down to 4 cards (H8)."""
@@ -547,7 +547,7 @@ class State:
         s.discards = tuple(piles)
         known = self.known_in_hand[p]
         if k in known:
-            s.known_in_hand = _set(self.known_in_hand, p, known_after_seen(known, k))
+            s.known_in_hand = _set(self.known_in_hand, p, _known_after_seen(known, k))
         elif k in self.known_in_hand_or_coops[p]:
             s._seen_held(p, k)
         if len(hand) > HAND_SIZE + 1:
@@ -821,6 +821,11 @@ def pile_problem(source: int, player: int, players: int, round: int, pile: int) 
     """Why `player` may not draw the top of seat `source`'s discard pile, which holds `pile`
     cards, in `round`; None when they may. Rulebook "Draw Two Cards" with H7: an opponent's pile
     only, never one's own, none in the first round, and only a pile holding a card."""
+    if not (type(player) is int and type(players) is int and type(round) is int
+            and type(pile) is int and 2 <= players <= 4 and 0 <= player < players):
+        players = check_players(players)  # O(1) checks; the engine passes plain ints
+        player = whole(player, "player", 0, players - 1)
+        round, pile = whole(round, "round", 1, ROUNDS), whole(pile, "pile", 0)
     if type(source) is not int and isinstance(source, np.integer):
         source = int(source)  # numpy integers are seat indices too
     if type(source) is not int or not 0 <= source < players:
@@ -840,7 +845,7 @@ def _pile_sources(player: int, players: int, first_round: bool, nonempty: tuple[
     """DECK if the deck holds cards, then the seats whose pile `player` may draw from
     (`pile_problem` is None)."""
     piles = tuple(q for q in range(players)
-                  if pile_problem(q, player, players, 2 - first_round, nonempty[q]) is None)
+                  if pile_problem(q, player, players, 2 - first_round, int(nonempty[q])) is None)
     return (DECK, *piles) if deck else piles
 
 
@@ -853,20 +858,20 @@ def _totals(barnyards: tuple[Barnyard, ...], goal: int) -> tuple[int, ...]:
 # ----- what is publicly known about the hands -----
 
 
-def known_after_draw(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
+def _known_after_draw(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
     """The cards known to be in a hand once its player takes k from a discard pile: everyone saw
     k taken, so it joins the known cards (which stay sorted)."""
     i = bisect_right(known, k)
     return known[:i] + (k,) + known[i:]
 
 
-def known_after_seen(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
+def _known_after_seen(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
     """The cards known to be in a hand once its player shows card k leaving it (placed as a hen
     or discarded): one known copy of k, if any, is no longer in the hand."""
     return _without(known, k) if k in known else known
 
 
-def known_after_coop(known: tuple[Card, ...]) -> tuple[Card, ...]:
+def _known_after_coop(known: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards still known to be in a hand after its player places a card face down (H9).
 
     The coop may hide any card of the hand, a known one too, so of each known card kind one copy
@@ -887,6 +892,31 @@ def _held_after_coop(known: tuple[Card, ...], held: tuple[Card, ...]) -> tuple[C
     that `known_after_coop` drops may be under the new coop or still in the hand, but they are
     not in the deck, so they join `held` (which stays sorted)."""
     return tuple(sorted(held + _distinct(known)))  # `known_after_coop` drops one of each kind
+
+
+def _known(known: object, k: object = None) -> tuple[tuple[Card, ...], Card | None]:
+    """The checked arguments of the public known_after_* functions."""
+    if not isinstance(known, tuple | list) or len(known) > 2 * HAND_SIZE:
+        raise ValueError("known must be a tuple of at most 8 cards")
+    return tuple(sorted(map(card, known))), None if k is None else card(k)
+
+
+def known_after_draw(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
+    """The cards known to be in a hand once its player takes k from a discard pile: everyone saw
+    k taken, so it joins the known cards (which stay sorted). Checks its input."""
+    return _known_after_draw(*_known(known, k))
+
+
+def known_after_seen(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
+    """The cards known to be in a hand once its player shows card k leaving it (placed as a hen
+    or discarded). Checks its input."""
+    return _known_after_seen(*_known(known, k))
+
+
+def known_after_coop(known: tuple[Card, ...]) -> tuple[Card, ...]:
+    """The cards still known to be in a hand after its player places a card face down (H9): of
+    each known card kind one copy fewer is certain. Checks its input."""
+    return _known_after_coop(_known(known)[0])
 
 
 # ----- helpers -----

@@ -36,10 +36,6 @@ SPEED_LAYER = {
     "measure", "total_masks", "points", "ShapeAfter",
     # bots: the greedy bot's incremental scorer, built from a barnyard it owns
     "Evaluator",
-    # the rules as functions of the engine's own checked values (their public callers check)
-    "pile_problem", "placement_problem", "first_card_problem", "touch_problem", "box_problem",
-    "neighbour_problem", "rooster_problem", "layout_problem", "fits_beside", "fits_box",
-    "known_after_draw", "known_after_coop", "known_after_seen",
 }
 
 GAME = random_game(4, seed=3)

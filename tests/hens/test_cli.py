@@ -167,3 +167,14 @@ def test_the_seat_option_counts_from_1():
                                              f"not {seat}$"):
             play(args, input_fn=lambda _: "quit", out=out)
         assert out.getvalue() == ""
+
+
+def test_commands_refuse_junk_with_value_error():
+    import argparse
+
+    from henkit.hens.cli import add_play_arguments, add_simulate_arguments, play, simulate
+    from tests.fuzz_values import only_value_error
+
+    for f in (add_play_arguments, add_simulate_arguments, play, simulate):
+        for bad in (None, 3, "x", argparse.Namespace()):
+            only_value_error(f, bad)
