@@ -145,7 +145,11 @@ def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
         raise ValueError("--taken and --total describe a turn in progress: give --dice too")
     start = {"dice": args.dice, "taken": args.taken, "total": args.total}
     resolve_start(rules=rules, **start)  # refuses a start no turn reaches, saying why
+    # Nothing taken and no total is a turn's start: of `--dice` dice, which may differ from
+    # the rules' dice (a fresh turn of 1 to 20 dice), so the words say how many.
+    fresh = not args.taken and not args.total
     where = "a fresh turn" if args.dice is None else (
+        f"a fresh turn of {count(args.dice, 'die', 'dice')}" if fresh else
         f"{count(args.dice, 'die', 'dice')} left, taken {sorted(face_name(f) for f in args.taken) or 'nothing'}, "
         f"total {args.total}")
     position = args.grill is not None or args.own_top is not None or bool(args.tops)

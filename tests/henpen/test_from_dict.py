@@ -243,6 +243,20 @@ def test_cli_odds_refuses_the_unreachable_start_with_a_value_error():
         odds(args)
 
 
+def test_cli_odds_names_a_fresh_turn_of_more_dice_than_the_rules_as_such():
+    import argparse
+    import io
+
+    p = argparse.ArgumentParser()
+    add_odds_arguments(p)
+    out = io.StringIO()
+    odds(p.parse_args(["--dice", "9", "--target", "30"]), out)
+    assert "from a fresh turn of 9 dice," in out.getvalue() and "left" not in out.getvalue()
+    out = io.StringIO()
+    odds(p.parse_args(["--dice", "5", "--taken", "w", "--total", "15", "--target", "30"]), out)
+    assert "from 5 dice left, taken" in out.getvalue()
+
+
 def test_cli_games_has_an_upper_bound():
     import argparse
 
