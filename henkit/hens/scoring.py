@@ -10,7 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
 
 from henkit.checks import whole
 from henkit.hens.barnyard import (
@@ -336,67 +335,6 @@ def group_sizes(barnyard: Barnyard) -> list[int]:
     _facts(barnyard, None, _KEEP)  # ValueError unless a barnyard
     return sorted((comp.bit_count() for m in barnyard.breeds for comp in components(m)),
                   reverse=True)
-
-
-@dataclass(frozen=True)
-class ScoreDistribution:
-    """How often one bot's games ended at each final score (all seats pooled)."""
-
-    bot: str
-    scores: tuple[int, ...]  # every final score, in the order played
-    low: int  # the range the counts cover (shared by the bots compared)
-    counts: tuple[int, ...]  # counts[i]: games ending at score low + i
-
-    @property
-    def games(self) -> int:
-        """How many games the bot played."""
-        return len(self.scores)
-
-    @property
-    def mean(self) -> float:
-        """The bot's mean final score."""
-        return sum(self.scores) / len(self.scores)
-
-    @property
-    def shares(self) -> tuple[float, ...]:
-        """counts as shares of the bot's games."""
-        return tuple(c / len(self.scores) for c in self.counts)
-
-
-def scores_by_bot(results: Any) -> dict[str, list[int]]:
-    """Every final score of each bot, by bot name (all seats pooled), from finished games: any
-    results with `.bots` and `.totals` (both games' GameResult, arena records), or an arena
-    Tournament (its `.records`)."""
-    if hasattr(results, "records"):  # an arena Tournament
-        results = results.records
-    if isinstance(results, str | bytes) or not hasattr(results, "__iter__"):
-        raise ValueError("results must be a list of finished games (simulate's GameResult or "
-                         f"arena records), not {type(results).__name__}")
-    out: dict[str, list[int]] = {}
-    for r in results:
-        try:
-            for bot, points in zip(r.bots, r.totals, strict=True):
-                out.setdefault(str(bot), []).append(int(points))
-        except (AttributeError, TypeError, ValueError):
-            raise ValueError("results must be finished games with .bots and .totals (simulate's "
-                             f"GameResult or an arena record), not {type(r).__name__}") from None
-    if not out:
-        raise ValueError("no results: play at least one game")
-    return out
-
-
-def score_distributions(results: Any) -> list[ScoreDistribution]:
-    """Each bot's distribution of final scores over one shared range of scores."""
-    by_bot = scores_by_bot(results)
-    low = min(min(s) for s in by_bot.values())
-    high = max(max(s) for s in by_bot.values())
-    out = []
-    for bot, scores in by_bot.items():
-        counts = [0] * (high - low + 1)
-        for x in scores:
-            counts[x - low] += 1
-        out.append(ScoreDistribution(bot, tuple(scores), low, tuple(counts)))
-    return out
 
 
 def tiebreak_key(

@@ -140,3 +140,10 @@ def test_ties_points_then_largest_then_second_then_medals():
     assert winners([Barnyard.parse("Pa1"), Barnyard.parse("Ce3")], None) == [1]
     # Nothing splits them: the victory is shared.
     assert winners([Barnyard.parse("Pa1"), Barnyard.parse("Wy1")], None) == [0, 1]
+
+
+def test_score_distributions_live_in_henkit_results_only():
+    from henkit.hens import scoring
+
+    for name in ("ScoreDistribution", "scores_by_bot", "score_distributions"):
+        assert not hasattr(scoring, name)
