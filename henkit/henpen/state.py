@@ -247,7 +247,12 @@ class State:
     first_player: int = None  # type: ignore[assignment]
     # Derived from the fields above, set with them (by __post_init__, or by `apply` with the
     # fields they derive from): the facts of the kept dice, the faces the roll offers. And a
-    # memo, set on first use: the claims at the current total.
+    # memo, set on first use: the claims at the current total. `_facts` and `_takeable` come
+    # from functools-cached pure functions (`_kept_facts`, `_takeable`) and `_claims` wraps one
+    # (`_claims_at`). They stay fields rather than `functools.cached_property`: `_with` copies a
+    # state's __dict__ (much faster than building through __init__), so a cached_property's
+    # value would be copied too and need the same resetting; holding them as fields lets `apply`
+    # pass values it already knows, which keeps the game loop within its speed budget.
     _facts: _Kept = field(init=False, compare=False, repr=False)
     _takeable: tuple[int, ...] = field(default=(), init=False, compare=False, repr=False)
     _claims: tuple[Claim, ...] | None = field(default=None, init=False, compare=False, repr=False)
