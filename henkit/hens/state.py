@@ -512,10 +512,10 @@ class State:
                 s._seen_held(p, k)
         elif not coop and k in self.known_in_hand_or_coops[p]:
             s._seen_held(p, k)
-        if len(hand) > HAND_SIZE + 1:
+        if must_discard(len(hand) - 1):
             s.phase = DISCARD
         else:
-            s._end_turn()  # H8: a player who drew fewer than two cards discards only down to 4
+            s._end_turn()
         return s
 
     def _seen_held(self, p: int, k: Card) -> None:
@@ -550,7 +550,7 @@ class State:
             s.known_in_hand = _set(self.known_in_hand, p, _known_after_seen(known, k))
         elif k in self.known_in_hand_or_coops[p]:
             s._seen_held(p, k)
-        if len(hand) > HAND_SIZE + 1:
+        if must_discard(len(hand) - 1):
             return s
         s._end_turn()
         return s
@@ -812,6 +812,18 @@ class Placements(Sequence):
 
     def __iter__(self) -> Iterator[Any]:
         return iter(self.to_list())
+
+
+# ----- the discard rule -----
+
+
+def must_discard(held: int) -> bool:
+    """DECISIONS H8: once a player has placed, they discard a card while they hold more than 4
+    (`HAND_SIZE`), down to 4; they hold more only after drawing two cards, so a player who drew
+    fewer (the deck ran out) discards nothing."""
+    if type(held) is not int:
+        held = whole(held, "held (how many cards the player holds)", 0)
+    return held > HAND_SIZE
 
 
 # ----- the draw rule -----
@@ -1131,7 +1143,7 @@ def _check_cards_held(s: State) -> None:
         mine = q == s.player and ph in (DRAW, CHANCE_DRAW, PLACE, DISCARD)
         most = HAND_SIZE + (s.draws if mine and ph is not DISCARD else 0)
         if mine and ph is DISCARD:
-            most = HAND_SIZE + 1
+            most = HAND_SIZE + 1  # `must_discard`: only a player over 4 cards (two draws)
             if size != most:
                 raise ValueError(
                     f"'hands[{q}]' (player {q + 1}) holds {size} cards in the discard "
@@ -1234,4 +1246,5 @@ def _check_roosters(s: State) -> None:
 
 
 __all__ = ["FIELDS", "HAND_SIZE", "ROOSTER_ROUND", "ROUNDS", "TERMINAL", "Phase", "State",
-           "known_after_coop", "known_after_draw", "known_after_seen", "randbelow"]
+           "known_after_coop", "known_after_draw", "known_after_seen", "must_discard",
+           "randbelow"]

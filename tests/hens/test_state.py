@@ -259,3 +259,14 @@ def test_words_count_players_from_1_while_seats_count_from_0():
     with pytest.raises(ValueError, match="first_player must be a seat index 0-2 \\(0 is player "
                                          "1\\), not 3"):
         Rules(players=3, first_player=3)
+
+
+def test_must_discard_is_the_one_home_of_h8():
+    import inspect
+
+    from henkit.hens import state as state_module
+    from henkit.hens.state import must_discard
+
+    assert must_discard(5) and not must_discard(4) and not must_discard(3)
+    assert "H8" in must_discard.__doc__
+    assert "HAND_SIZE + 1:" not in inspect.getsource(state_module)  # no inline copies of H8
