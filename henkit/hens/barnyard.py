@@ -182,6 +182,14 @@ def _yard_cell(yard: object, cell: object) -> Cell:
     return check_cell(cell)
 
 
+def largest_group_key(size: int, eggs: int) -> tuple[int, int]:
+    """DECISIONS H12: of two groups the larger is the one with more cards, then more eggs; the
+    larger group has the larger key."""
+    if type(size) is not int or type(eggs) is not int:
+        size, eggs = whole(size, "size", 0), whole(eggs, "eggs", 0)
+    return (size, eggs)
+
+
 def first_card_problem(cell: Cell) -> str | None:
     """DECISIONS H5: the first card goes anywhere; it starts the frame at (0, 0)."""
     if check_cell(cell) != FIRST_CELL:
@@ -552,7 +560,8 @@ class Barnyard:
                 cells = tuple(CELL_OF[i] for i in bits_of(comp))
                 eggs = sum(EGGS_OF[self.grid[i]] for i in bits_of(comp))
                 out.append(Group(BREEDS[br].code, cells, eggs))
-        out.sort(key=lambda g: (-g.size, -g.eggs, g.cells))
+        out.sort(key=lambda g: g.cells)  # equal groups in reading order (the sorts are stable)
+        out.sort(key=lambda g: largest_group_key(g.size, g.eggs), reverse=True)
         return out
 
     def lone_hens(self) -> list[Cell]:

@@ -19,6 +19,7 @@ from henkit.hens.barnyard import (
     bit,
     check_cell,
     components,
+    largest_group_key,
     rooster_problem,
     spread,
 )
@@ -51,7 +52,7 @@ def _breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
     for comp in components(m):  # the groups of H11
         size = comp.bit_count()
         eggs = size + (comp & e2).bit_count() + (comp & e3).bit_count()
-        if size > best_size or (size == best_size and eggs > best_eggs):
+        if largest_group_key(size, eggs) > largest_group_key(best_size, best_eggs):
             best_size, best_eggs = size, eggs
         if comp & rbit:
             r_size, r_eggs = size, eggs
@@ -68,7 +69,8 @@ def _breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
 
 def combine(a: Stats, b: Stats) -> Stats:
     """Statistics of two disjoint sets of breeds taken together."""
-    # The largest group is the one with more hens, then more eggs; ties keep a's.
+    # The largest group by `largest_group_key` (H12), compared inline: (size, eggs) pairs, ties
+    # keep a's; bots combine breed statistics in their hot loop, where a call per pair costs.
     if b[0] > a[0] or (b[0] == a[0] and b[1] > a[1]):
         size, eggs = b[0], b[1]
     else:

@@ -147,3 +147,15 @@ def test_score_distributions_live_in_henkit_results_only():
 
     for name in ("ScoreDistribution", "scores_by_bot", "score_distributions"):
         assert not hasattr(scoring, name)
+
+
+def test_largest_group_key_is_the_one_home_of_h12():
+    import inspect
+
+    from henkit.hens import barnyard, scoring
+    from henkit.hens.barnyard import largest_group_key
+
+    assert "H12" in largest_group_key.__doc__
+    assert largest_group_key(3, 5) > largest_group_key(3, 4) > largest_group_key(2, 9)
+    assert "-g.eggs" not in inspect.getsource(barnyard)
+    assert "size == best_size and eggs > best_eggs" not in inspect.getsource(scoring)
