@@ -111,6 +111,10 @@ def components(m: int) -> Iterator[int]:
         yield comp
 
 
+BOX_RULE = "the barnyard must fit inside a 3x4 or 4x3 box"
+"""DECISIONS H6 in words: the one message of every check of the box (see `fits_box`)."""
+
+
 def fits_box(rows: int, cols: int) -> bool:
     """DECISIONS H6: a barnyard spanning rows x cols fits inside a 3x4 or a 4x3 box."""
     if type(rows) is not int or type(cols) is not int:
@@ -212,7 +216,7 @@ def box_problem(yard: Barnyard, cell: Cell) -> str | None:
     """DECISIONS H6: after the placement the cards fit inside a 3x4 or a 4x3 box."""
     cell = _yard_cell(yard, cell)
     if not fits_box(*_grown(yard.h, yard.w, cell)):
-        return "the barnyard must fit inside a 3x4 or 4x3 box"
+        return BOX_RULE
     return None
 
 
@@ -640,7 +644,7 @@ class Barnyard:
             raise ValueError(
                 f"the cards span {_span('line', r0 + 1, r0 + h)} and "
                 f"{_span('cell', c0 + 1, c0 + w)}"
-                f" ({_count(h, 'row')} by {_count(w, 'column')}): it must fit 3x4 or 4x3"
+                f" ({_count(h, 'row')} by {_count(w, 'column')}): {BOX_RULE}"
             )
         grid = list(new.grid)
         roosters = []
@@ -716,7 +720,7 @@ class Barnyard:
             rows = [CELL_OF[i][0] for i in bits_of(built.occ)]
             cols = [CELL_OF[i][1] for i in bits_of(built.occ)]
             if min(rows) != 0 or min(cols) != 0 or not fits_box(built.h, built.w):
-                raise ValueError("barnyard cells must start at (0, 0) and fit a 3x4 or 4x3 box")
+                raise ValueError(f"barnyard cells must start at (0, 0), and {BOX_RULE}")
             built.check_layout()  # the same placement rules as `parse(check=True)`
         rooster = data["rooster"]
         if rooster is not None:
@@ -740,7 +744,7 @@ def layout_problem(yard: Barnyard, where: Callable[[int], str]) -> str | None:
     if not yard.occ:
         return None
     if not fits_box(yard.h, yard.w):
-        return "the barnyard must fit inside a 3x4 or 4x3 box"
+        return BOX_RULE
     first = next(components(yard.occ))
     if first != yard.occ:
         lost = [f"{_word(yard.grid[i])} at {where(i)}" for i in bits_of(yard.occ & ~first)]

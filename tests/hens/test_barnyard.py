@@ -34,7 +34,7 @@ def test_parse_trims_empty_border_rows_and_columns():
         ("Pa3 Px4", "line 1, cell 2"),
         ("Pa3 Pa4\nPa5 ZZ", "line 2, cell 2"),
         ("Pa3 Pa4\nPa5", "line 2 has 1 cells but line 1 has 2"),
-        ("Pa1 Pa2 Pa3 Pa4 Pa5", "must fit 3x4 or 4x3"),
+        ("Pa1 Pa2 Pa3 Pa4 Pa5", "must fit inside a 3x4 or 4x3 box"),
         ("Pa3 ..\n.. Pa4", "cut off"),
         ("Pa3 Wy5", "neither the same breed nor one number apart"),
         ("Ce3 Ce3", "appears 2 times but the deck holds only 1"),
@@ -189,3 +189,14 @@ def test_from_dict_accepts_every_legal_barnyard_parse_accepts():
     b = Barnyard.parse(EXAMPLE)
     assert Barnyard.from_dict(b.to_dict()) == b
     assert Barnyard.from_dict(b.hidden().to_dict()) == b.hidden()
+
+
+def test_h6_has_one_message():
+    import inspect
+
+    from henkit.hens import barnyard
+
+    assert inspect.getsource(barnyard).count("3x4 or 4x3 box\"") == 1  # BOX_RULE only
+    for text in ("Pa1 Pa2 Pa3 Pa4 Pa5",):
+        with pytest.raises(ValueError, match=barnyard.BOX_RULE):
+            Barnyard.parse(text, check=True)
