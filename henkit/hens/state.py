@@ -736,11 +736,15 @@ class State:
 
     # ----- checks -----
     def validate(self) -> None:
-        """Raise ValueError unless this state could arise in a game: the rules agree with the
-        setup; turn order, round, phase and draws fit together; hands, piles and barnyards hold
-        as many cards as the turns played allow; roosters follow H10; known cards are in their
-        hands; every barnyard obeys the placement rules; and every card of the deck is
-        somewhere, once. `State(...)` and `from_dict` run it; `apply` keeps states valid by
+        """Raise ValueError unless this state passes these checks of a reachable game: the
+        rules agree with the setup; turn order, round, phase and draws fit together; hands,
+        piles and barnyards hold as many cards as the turns played allow (a pile at most one
+        card a turn, exactly one in round 1); no more cards were taken from piles, and no player
+        is known to hold more taken cards, than two draws a turn after round 1 allow; roosters
+        follow H10; known cards are in their hands (`known_in_hand_or_coops`: in the hand beyond
+        the known cards, or under that player's coops); every barnyard obeys the placement
+        rules; and every card of the deck is somewhere, once. These are necessary conditions,
+        not a proof that some sequence of moves reaches the state. `State(...)` and `from_dict` run it; `apply` keeps states valid by
         construction, so play never pays for it."""
         _check_setup(self)
         _check_turn(self)
@@ -1138,6 +1142,7 @@ def _check_turn(s: State) -> None:
 def _check_cards_held(s: State) -> None:
     """Hands, piles, known cards and barnyards hold what the turns played allow."""
     n, ph = s.players, s.phase
+    taken_most = taken = 0  # cards that can have been, and that were, taken from piles
     for q in range(n):
         size = len(s.hands[q])
         mine = q == s.player and ph in (DRAW, CHANCE_DRAW, PLACE, DISCARD)
@@ -1191,6 +1196,18 @@ def _check_cards_held(s: State) -> None:
                 f"'known_in_hand[{q}]' (player {q + 1}) is not empty in round 1: cards become "
                 "known only when taken from a discard pile, which no one may do in round 1"
             )
+        # At most two cards a turn come from piles (rulebook "Draw Two Cards"), none in round 1
+        # (H7): each turn q finished after round 1, and this turn's draws so far.
+        finished = placed - (q == s.player and ph is DISCARD)
+        most = 2 * max(finished - 1, 0) + (s.draws if mine and s.round > 1 else 0)
+        taken_most += most
+        taken += discarded - pile
+        if len(known) + len(s.known_in_hand_or_coops[q]) > most:
+            raise ValueError(
+                f"player {q + 1} is known to hold {len(known)} cards taken from discard piles "
+                f"(and {len(s.known_in_hand_or_coops[q])} in hand or coops), but can have taken "
+                f"at most {most} so far: two a turn, none in round 1"
+            )
         held = Counter(s.known_in_hand_or_coops[q])
         coops = s.barnyards[q]
         under = Counter(coops.coop_card(c) for c in coops.coop_cells_taken())
@@ -1199,6 +1216,11 @@ def _check_cards_held(s: State) -> None:
                 f"'known_in_hand_or_coops[{q}]' (player {q + 1}) names cards that are neither "
                 f"in 'hands[{q}]' beyond 'known_in_hand[{q}]' nor under player {q + 1}'s coops"
             )
+    if taken > taken_most:
+        raise ValueError(
+            f"the discard piles hold {taken} cards fewer than were discarded, but the players "
+            f"can have taken at most {taken_most} from them so far: two a turn, none in round 1"
+        )
 
 
 def _check_roosters(s: State) -> None:

@@ -200,3 +200,37 @@ def test_known_cards_must_be_in_their_hand():
     d["known_in_hand"][q] = d["known_in_hand"][q] + [missing]
     with pytest.raises(ValueError, match=rf"'known_in_hand\[{q}\]' .* not in 'hands\[{q}\]'"):
         State.from_dict(d)
+
+
+def test_unreachable_pile_takes_and_known_cards_are_refused():
+    """The reviewer's states: a pile emptied before anyone may draw from piles, known cards for a
+    player who never drew from a pile, more known cards than two draws a turn allow."""
+    import copy
+
+    from henkit.core import play_out
+    from henkit.hens.bots import make_bot
+
+    bots = [make_bot("random")] * 3
+
+    def at(round_):
+        return play_out(State.new(3, seed=4), bots, 4, until=lambda x: x.round == round_
+                        and x.phase == "draw" and x.turn == 0).to_dict()
+
+    d = at(2)
+    fp = d["first_player"]
+    e = copy.deepcopy(d)
+    e["deck"].append(e["discards"][(fp + 1) % 3].pop())
+    with pytest.raises(ValueError, match="taken at most 0"):
+        State.from_dict(e)
+    e = copy.deepcopy(d)
+    e["known_in_hand"][fp] = [e["hands"][fp][0]]
+    with pytest.raises(ValueError, match="can have taken at most 0"):
+        State.from_dict(e)
+    d = at(3)
+    q = d["first_player"]
+    for k in (3, 4):
+        e = copy.deepcopy(d)
+        e["known_in_hand"][q] = e["hands"][q][:k]
+        with pytest.raises(ValueError, match="can have taken at most 2"):
+            State.from_dict(e)
+    State.from_dict(d)
