@@ -72,6 +72,8 @@ def spread(m: int) -> int:
 
 def bits_of(m: int) -> Iterator[int]:
     """The set bit indices of a mask, lowest first."""
+    if type(m) is not int or m < 0:  # O(1): a negative mask would never end
+        m = whole(m, "a mask", 0)
     while m:
         low = m & -m
         yield low.bit_length() - 1
@@ -100,6 +102,8 @@ def bit_list(m: int) -> tuple[int, ...]:
 def components(m: int) -> Iterator[int]:
     """The groups of cells of mask m joined by sides (not corners), each as a mask, lowest
     first: the one flood fill behind groups (H11), group sizes and the "cards touch" check."""
+    if type(m) is not int or m < 0:  # O(1): a negative mask would never end
+        m = whole(m, "a mask", 0)
     while m:
         comp = m & -m
         while True:

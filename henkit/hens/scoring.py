@@ -40,6 +40,8 @@ NO_STATS: Stats = (0, 0, 0, 0, 0, 0, 0, 0, 0)
 
 def breed_stats(m: int, e2: int, e3: int, rbit: int) -> Stats:
     """Group statistics of one breed's hens (mask m); rbit is the rooster's bit mask or 0."""
+    if type(m) is not int or m < 0:  # O(1): a negative mask would never end
+        m = whole(m, "a mask", 0)
     if not m:
         return NO_STATS
     return _breed_stats(m, e2 & m, e3 & m, rbit & m)

@@ -231,3 +231,13 @@ def test_numpy_integers_are_whole_numbers():
             goal_card(bad)
         with pytest.raises(ValueError):
             Card(bad)
+
+
+def test_negative_masks_are_refused_not_looped_on():
+    from henkit.hens.barnyard import bits_of, components
+    from henkit.hens.scoring import breed_stats
+
+    for f in (lambda: list(components(-1)), lambda: list(bits_of(-1)),
+              lambda: breed_stats(-1, -1, -1, -1)):
+        with pytest.raises(ValueError):
+            f()
