@@ -471,36 +471,41 @@ class Barnyard:
         """Place card k at cell bit i without checking; shifts the frame when the card goes at
         row or col -1."""
         new = object.__new__(Barnyard)
-        b = 1 << i
-        grid = self.grid
-        grid = grid[:i] + (COOP + k if coop else k,) + grid[i + 1:]
-        new.occ = self.occ | b
+        r, c = CELL_OF[i]
+        n = self.n
+        if n:
+            h, w = self.h, self.w
+            new.h = h + (r == -1) + (r == h)
+            new.w = w + (c == -1) + (c == w)
+        else:
+            new.h = new.w = 1
+        new.n = n + 1
         new.rooster = self.rooster
         new._hidden = None
         new._front = -1
+        grid = self.grid
+        grid = grid[:i] + (COOP + k if coop else k,) + grid[i + 1:]
+        b = 1 << i
         if coop:
-            new.hen, new.coop = self.hen, self.coop | b
+            new.occ, new.hen, new.coop = self.occ | b, self.hen, self.coop | b
             new.breeds, new.nums = self.breeds, self.nums
             new.e2, new.e3, new.medals = self.e2, self.e3, self.medals
         else:
-            new.hen, new.coop = self.hen | b, self.coop
-            br, nu = BREED_OF[k], NUMBER_OF[k]
-            new.breeds = self.breeds[:br] + (self.breeds[br] | b,) + self.breeds[br + 1:]
-            new.nums = self.nums[:nu] + (self.nums[nu] | b,) + self.nums[nu + 1:]
+            new.occ, new.hen, new.coop = self.occ | b, self.hen | b, self.coop
+            breeds = list(self.breeds)
+            breeds[BREED_OF[k]] |= b
+            new.breeds = tuple(breeds)
+            nums = list(self.nums)
+            nums[NUMBER_OF[k]] |= b
+            new.nums = tuple(nums)
             eggs = EGGS_OF[k]
             new.e2 = self.e2 | b if eggs >= 2 else self.e2
             new.e3 = self.e3 | b if eggs >= 3 else self.e3
             new.medals = self.medals + MEDALS_OF[k]
-        r, c = CELL_OF[i]
-        if self.n == 0:
-            new.h = new.w = 1
-        else:
-            new.h = self.h + (r == -1) + (r == self.h)
-            new.w = self.w + (c == -1) + (c == self.w)
-        new.n = self.n + 1
-        shift = (STRIDE if r == -1 else 0) + (1 if c == -1 else 0)
-        if shift:
-            # The margin row/col is empty beyond the box, so shifting never drops a card.
+        if r == -1 or c == -1:
+            # The frame shifts so that the box starts at (0, 0) again. The margin row/col is
+            # empty beyond the box, so shifting never drops a card.
+            shift = (STRIDE if r == -1 else 0) + (c == -1)
             grid = (EMPTY,) * shift + grid[:-shift]
             new.occ <<= shift
             new.hen <<= shift

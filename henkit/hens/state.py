@@ -374,10 +374,9 @@ class State:
                     for q in self._sources()]
         if ph is PLACE:
             p = self.player
-            return Placements(tuple(dict.fromkeys(self.hands[p])), self.barnyards[p])
+            return Placements(_distinct(self.hands[p]), self.barnyards[p])
         if ph is DISCARD:
-            # Hands are sorted, so dict.fromkeys keeps one of each card in order.
-            return tuple(map(_DISCARD_OF, dict.fromkeys(self.hands[self.player])))
+            return tuple(map(_DISCARD_OF, _distinct(self.hands[self.player])))
         return self.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
@@ -493,7 +492,7 @@ class State:
         yards = list(self.barnyards)
         yards[p] = yard
         s.barnyards = tuple(yards)
-        if self.round > ROOSTER_ROUND and yard.rooster_cell != self.rooster_choices[p]:
+        if yard.rooster != self.barnyards[p].rooster:
             # A card at row or column -1 shifts the frame: the revealed rooster's cell moves.
             s.rooster_choices = _set(self.rooster_choices, p, yard.rooster_cell)
         hands = list(hands)
@@ -953,7 +952,13 @@ def _without(cards: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
 
 def _distinct(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """The distinct cards of a sorted tuple, in order."""
-    return tuple(dict.fromkeys(cards))
+    if len(cards) < 2:
+        return cards
+    out = [cards[0]]
+    for k in cards:
+        if k != out[-1]:  # sorted: copies of a card come together
+            out.append(k)
+    return tuple(out)
 
 
 def _short(x: object) -> str:
