@@ -16,7 +16,7 @@ import numpy as np
 
 from henkit.checks import whole
 from henkit.hens.actions import COOP_AT, DECK, DISCARDS, DRAW_DECK, PLACE_AT, PlaceRooster
-from henkit.hens.barnyard import CELL_OF, Barnyard, bit_list, bits_of, spread
+from henkit.hens.barnyard import CELL_OF, NEIGHBOURS, Barnyard, bit_list, bits_of, spread
 from henkit.hens.cards import BREED_OF, BREEDS, EGGS_OF, NUM_KINDS
 from henkit.hens.scoring import (
     NO_SHAPE,
@@ -142,7 +142,8 @@ class Evaluator:
                 # When the shape facts do not depend on the cell, every cell touching no hen of
                 # the card's breed scores the same (one more lone hen): only the lowest such
                 # cell can be the best.
-                lone = mask & ~spread(self.yard.breeds[kind >> 8])
+                near = mask & spread(self.yard.breeds[kind >> 8])
+                lone = mask ^ near  # mask & ~spread(...), without a negative int
                 if lone:
                     where = (lone & -lone).bit_length() - 1
                     best = self.hen_total(kind, where)
@@ -163,7 +164,7 @@ class Evaluator:
         got = self._cells.get(key)
         if got is None:
             shape = self._shape(i, kind >> 6 & 3) if self.shaped else NO_SHAPE
-            if spread(1 << i) & self.yard.breeds[kind >> 8]:
+            if NEIGHBOURS[i] & self.yard.breeds[kind >> 8]:
                 got = self._score(kind, i, shape)
             else:
                 # Touching none of its breed, the hen is one more lone hen wherever it goes: the

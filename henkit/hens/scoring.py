@@ -13,6 +13,7 @@ from functools import lru_cache
 
 from henkit.checks import whole
 from henkit.hens.barnyard import (
+    NEIGHBOURS,
     STRIDE,
     Barnyard,
     Cell,
@@ -21,7 +22,6 @@ from henkit.hens.barnyard import (
     components,
     largest_group_key,
     rooster_problem,
-    spread,
 )
 from henkit.hens.goals import GOALS, Facts, goal_card
 
@@ -211,7 +211,7 @@ class ShapeAfter:
             line, first = _COLUMN_MASK[i], 1 << i % STRIDE  # the hen's column
             widens = not self._box >> (i - i % STRIDE) & 1  # into a new row
         elif goal == 6 and self.coop:
-            return (0, 0, self._full + (spread(1 << i) & self.coop).bit_count())
+            return (0, 0, self._full + (NEIGHBOURS[i] & self.coop).bit_count())
         else:
             return NO_SHAPE
         miss = self._miss & line  # the hen's line: cells that are no good hen

@@ -112,9 +112,20 @@ def test_hen_and_open_masks_are_the_placement_rules(seed, players):
         for y in s.barnyards:
             coop_cells = {c for c in VALID_CELLS if placement_problem(y, CARDS[0], c, True) is None}
             assert {CELL_OF[i] for i in bits_of(y.open_mask())} == coop_cells
+            masks = y.hen_masks(CARDS)  # every card at once (the place phase's form)
             for k in CARDS:
                 hen_cells = {c for c in VALID_CELLS if placement_problem(y, k, c) is None}
                 assert {CELL_OF[i] for i in bits_of(y.hen_mask(k))} == hen_cells
+                assert masks[k] == y.hen_mask(k)
+
+
+@settings(max_examples=200, deadline=None)
+@given(m=st.integers(min_value=0, max_value=2**60))
+def test_bit_list_is_bits_of(m):
+    # bit_list reads a grid mask a row (byte) at a time from a table; bits_of a bit at a time.
+    from henkit.hens.barnyard import bit_list
+
+    assert bit_list(m) == tuple(bits_of(m))
 
 
 def test_known_cards_follow_the_public_moves():
@@ -134,3 +145,32 @@ def test_known_cards_follow_the_public_moves():
             assert step.action.card in after.known_in_hand[before.player]
         for q in range(4):
             assert not Counter(after.known_in_hand[q]) - Counter(after.hands[q])
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_current_player_follows_the_phase_and_the_player(seed, players):
+    # current_player is kept as an attribute (the game loop reads it at every move): it is
+    # always what the phase and the player say, on played states and on rebuilt ones.
+    from henkit.core import CHANCE, TERMINAL
+    from henkit.hens.state import State
+
+    g = random_game(players, seed)
+    for s in g.states:
+        want = CHANCE if s.is_chance else TERMINAL if s.is_over else s.player
+        assert s.current_player == want
+    for s in g.states[::23]:
+        assert State.from_dict(s.to_dict()).current_player == s.current_player
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_scores_and_winners_of_a_state_are_the_scorers(seed, players):
+    # scores() and winners() share a functools cache of the totals: the same answers as the
+    # scoring functions called afresh.
+    from henkit.hens.scoring import total, winners
+
+    g = random_game(players, seed)
+    for s in g.states[::31] + [g.state]:
+        assert s.scores() == tuple(total(y, s.goal) for y in s.barnyards)
+        assert s.winners() == tuple(winners(s.barnyards, s.goal))
