@@ -909,29 +909,29 @@ def _held_after_coop(known: tuple[Card, ...], held: tuple[Card, ...]) -> tuple[C
     return tuple(sorted(held + _distinct(known)))  # `known_after_coop` drops one of each kind
 
 
-def _known(known: object, k: object = None) -> tuple[tuple[Card, ...], Card | None]:
-    """The checked arguments of the public known_after_* functions."""
+def _known(known: object) -> tuple[Card, ...]:
+    """The checked `known` argument of the public known_after_* functions."""
     if not isinstance(known, tuple | list) or len(known) > 2 * HAND_SIZE:
         raise ValueError("known must be a tuple of at most 8 cards")
-    return tuple(sorted(map(card, known))), None if k is None else card(k)
+    return tuple(sorted(map(card, known)))
 
 
 def known_after_draw(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
     """The cards known to be in a hand once its player takes k from a discard pile: everyone saw
     k taken, so it joins the known cards (which stay sorted). Checks its input."""
-    return _known_after_draw(*_known(known, k))
+    return _known_after_draw(_known(known), card(k))
 
 
 def known_after_seen(known: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
     """The cards known to be in a hand once its player shows card k leaving it (placed as a hen
     or discarded). Checks its input."""
-    return _known_after_seen(*_known(known, k))
+    return _known_after_seen(_known(known), card(k))
 
 
 def known_after_coop(known: tuple[Card, ...]) -> tuple[Card, ...]:
     """The cards still known to be in a hand after its player places a card face down (H9): of
     each known card kind one copy fewer is certain. Checks its input."""
-    return _known_after_coop(_known(known)[0])
+    return _known_after_coop(_known(known))
 
 
 # ----- helpers -----

@@ -241,3 +241,12 @@ def test_negative_masks_are_refused_not_looped_on():
               lambda: breed_stats(-1, -1, -1, -1)):
         with pytest.raises(ValueError):
             f()
+
+
+def test_known_card_functions_refuse_a_missing_card():
+    """Found by the fuzz test in CI: None as the card raised TypeError from sorting."""
+    from henkit.hens.state import known_after_draw, known_after_seen
+
+    for f in (known_after_draw, known_after_seen):
+        with pytest.raises(ValueError, match="not a card"):
+            f((cards.card("Pa1"),), None)
