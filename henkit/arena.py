@@ -257,9 +257,9 @@ def _check_rules(game: str, rules: Any, players: int) -> Any:
 
         low, high = MIN_PLAYERS, MAX_PLAYERS
     else:
-        from henkit.hens.rules import Rules
+        from henkit.hens.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 
-        low, high = 2, 4
+        low, high = MIN_PLAYERS, MAX_PLAYERS
     if not low <= players <= high:
         raise ValueError(f"{game} is for {low} to {high} players: give that many bots, "
                          f"not {players}")

@@ -24,7 +24,7 @@ from henkit.hens.barnyard import Cell
 from henkit.hens.bots import make_bot
 from henkit.hens.cards import Card, card
 from henkit.hens.goals import goal_card
-from henkit.hens.rules import Rules
+from henkit.hens.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from henkit.hens.scoring import score
 from henkit.hens.state import State
 from henkit.widgets.common import (
@@ -83,7 +83,7 @@ class BarnyardGame(w.VBox):
         rules: Rules | None = None,
         show_chart: bool = True,
     ) -> None:
-        specs = bot_specs(bots, 3, "Hens is for 2 to 4 players")
+        specs = bot_specs(bots, MAX_PLAYERS - 1, f"Hens is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
         robots = [make_bot(s) for s in specs]  # ValueError naming the known bots
         players = len(robots) + 1
         human = whole(human, "human (your seat)", 0, players - 1)
