@@ -156,7 +156,11 @@ class Tournament:
             raise ValueError("records must be a tuple of GameResult (a tournament's games), "
                              f"not {self.records!r}"[:300])
         object.__setattr__(self, "records", tuple(self.records))
-        whole(self.cached, "cached", 0, len(self.records))
+        # Games read from the cache are always the first ones, so a prefix of a tournament
+        # (`dataclasses.replace(t, records=t.records[:n])`, as notebook 7 does) holds
+        # min(cached, n) of them.
+        cached = whole(self.cached, "cached", 0)
+        object.__setattr__(self, "cached", min(cached, len(self.records)))
 
     @property
     def games(self) -> int:

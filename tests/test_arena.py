@@ -270,3 +270,16 @@ def test_serial_executor_plays_in_this_process_with_the_same_records(serial):
     assert got == want and set(seen) == {threading.get_ident()}
     with pytest.raises(ValueError, match="'serial' or None"):
         run_tournament("henpen", list(want.specs), games=4, executor="threads")
+
+
+def test_a_prefix_of_a_partly_cached_tournament_counts_only_its_own_cached_games():
+    """Notebook 7 reads prefixes of a tournament; with the results cache on (a served
+    dashboard) the tournament may have been read whole, and its prefix must still be valid."""
+    import dataclasses
+
+    t = run_tournament("henpen", ["greedy", "random"], games=6, seed=1, cache=False)
+    read = dataclasses.replace(t, cached=6)
+    assert dataclasses.replace(read, records=read.records[:2]).cached == 2
+    assert dataclasses.replace(t, cached=1, records=t.records[:4]).cached == 1
+    with pytest.raises(ValueError, match="cached"):
+        dataclasses.replace(t, cached=-1)
