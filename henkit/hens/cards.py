@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cache
-from typing import Self
+from typing import Any, Self
 
 import numpy as np
 
@@ -249,3 +249,16 @@ def count_cards(cards: object) -> Counter:
     if isinstance(cards, (str, bytes)) or not hasattr(cards, "__iter__"):
         raise ValueError(f"count_cards needs a list of cards, not {type(cards).__name__}")
     return Counter(card(c) for c in cards)
+
+
+def cards_from(items: Any, where: str) -> tuple[Card, ...]:
+    """The cards of a list or tuple of codes (or Cards); `where` names the field in errors."""
+    if not isinstance(items, list | tuple):
+        raise ValueError(f"{where} must be a list of card codes like 'Pa3', not {items!r}"[:300])
+    out = []
+    for x in items:
+        try:
+            out.append(card(x))
+        except ValueError as e:
+            raise ValueError(f"{where}: {e}") from None
+    return tuple(out)

@@ -57,6 +57,7 @@ from henkit.hens.cards import (
     Card,
     breed_index,
     card,
+    cards_from,
     check_removed,
     deck_cards,
 )
@@ -989,19 +990,6 @@ def _per_seat(key: str, value: Any, n: int) -> list:
     return list(value)
 
 
-def _cards(items: Any, where: str) -> tuple[Card, ...]:
-    """The cards of a list of codes (or Cards); `where` names the field for error messages."""
-    if not isinstance(items, list | tuple):
-        raise ValueError(f"{where} must be a list of card codes like 'Pa3'")
-    out = []
-    for x in items:
-        try:
-            out.append(card(x))
-        except ValueError as e:
-            raise ValueError(f"{where}: {e}") from None
-    return tuple(out)
-
-
 def _read_fields(s: State, f: dict) -> None:
     """Set every field of a blank state from engine values or their JSON forms."""
     rules = f["rules"]
@@ -1033,16 +1021,16 @@ def _read_fields(s: State, f: dict) -> None:
     s.round = _whole("round", f["round"], 1, ROUNDS)
     s.turn = _whole("turn", f["turn"], 0, n - 1)
     s.draws = _whole("draws", f["draws"], 0, 2)
-    s.deck = tuple(sorted(_cards(f["deck"], "'deck'")))
-    s.hands = tuple(tuple(sorted(_cards(h, f"'hands[{i}]' (player {i + 1})")))
+    s.deck = tuple(sorted(cards_from(f["deck"], "'deck'")))
+    s.hands = tuple(tuple(sorted(cards_from(h, f"'hands[{i}]' (player {i + 1})")))
                     for i, h in enumerate(_per_seat("hands", f["hands"], n)))
-    s.discards = tuple(_cards(h, f"'discards[{i}]' (player {i + 1})")
+    s.discards = tuple(cards_from(h, f"'discards[{i}]' (player {i + 1})")
                        for i, h in enumerate(_per_seat("discards", f["discards"], n)))
-    s.known_in_hand = tuple(tuple(sorted(_cards(h, f"'known_in_hand[{i}]' (player {i + 1})")))
+    s.known_in_hand = tuple(tuple(sorted(cards_from(h, f"'known_in_hand[{i}]' (player {i + 1})")))
                             for i, h in enumerate(_per_seat("known_in_hand", f["known_in_hand"],
                                                             n)))
     s.known_in_hand_or_coops = tuple(
-        tuple(sorted(_cards(h, f"'known_in_hand_or_coops[{i}]' (player {i + 1})")))
+        tuple(sorted(cards_from(h, f"'known_in_hand_or_coops[{i}]' (player {i + 1})")))
         for i, h in enumerate(_per_seat("known_in_hand_or_coops", f["known_in_hand_or_coops"],
                                         n)))
     yards = []

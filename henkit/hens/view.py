@@ -34,7 +34,7 @@ from henkit.hens.cards import (
     CARDS,
     Card,
     breed_index,
-    card,
+    cards_from,
     check_removed,
     deck_counts,
 )
@@ -103,14 +103,14 @@ class View(_Fields):
             phase,
             _seat(to_move, "to_move", n),
             whole(draws, "draws (this turn's draws so far)", 0, 2),
-            tuple(sorted(_cards(hand, "hand"))),
+            tuple(sorted(cards_from(hand, "hand"))),
             _per_seat(hand_sizes, n, "hand_sizes", lambda x, w: whole(x, w, 0, 6)),
             _per_seat(known_in_hand, n, "known_in_hand",
-                      lambda x, w: tuple(sorted(_cards(x, w)))),
+                      lambda x, w: tuple(sorted(cards_from(x, w)))),
             _per_seat(known_in_hand_or_coops, n, "known_in_hand_or_coops",
-                      lambda x, w: tuple(sorted(_cards(x, w)))),
+                      lambda x, w: tuple(sorted(cards_from(x, w)))),
             _per_seat(barnyards, n, "barnyards", _barnyard),
-            _per_seat(discards, n, "discards", _cards),
+            _per_seat(discards, n, "discards", cards_from),
             whole(deck_size, "deck_size", 0, 72),
             _per_seat(rooster_chosen, n, "rooster_chosen", _flag),
             _per_seat(rooster_choices, n, "rooster_choices", _cell_or_none),
@@ -221,18 +221,6 @@ def _per_seat(items: Any, n: int, what: str, check: Any) -> tuple:
     if not isinstance(items, (tuple, list)) or len(items) != n:
         raise ValueError(f"{what} must be a tuple with one entry per player ({n}), not {items!r}")
     return tuple(check(x, f"{what}[{q}]") for q, x in enumerate(items))
-
-
-def _cards(items: Any, what: str) -> tuple[Card, ...]:
-    if not isinstance(items, (tuple, list)):
-        raise ValueError(f"{what} must be a tuple of cards such as Pa3, not {items!r}")
-    out = []
-    for x in items:
-        try:
-            out.append(card(x))
-        except ValueError as e:
-            raise ValueError(f"{what}: {e}") from None
-    return tuple(out)
 
 
 def _barnyard(y: Any, what: str) -> Barnyard:
