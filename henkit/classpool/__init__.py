@@ -6,6 +6,8 @@
   default, in the server's data folder) and `PostgresStore` (several servers, one class);
   `open_store` picks one from a path, a postgresql:// URL or HENKIT_CLASS_DB.
 - `Recorder`: what widgets call; never breaks a page when the store is unreachable.
+- `page_recorder()`: the kernel's one background Recorder on the default store, for every widget;
+  `pool_observer(recorder, who)`: a `Game` observer turning moves into records (`observe`).
 - `cli`: `henkit class new | status | export --csv`, for the server's command line only.
 """
 
@@ -18,6 +20,8 @@ from henkit.classpool.base import (
     StoreStatus,
     Summary,
 )
+from henkit.classpool.observe import pool_observer, seat_names, who_of
+from henkit.classpool.page import close_page_recorder, page_recorder
 from henkit.classpool.postgres import PostgresStore
 from henkit.classpool.recorder import Recorder
 from henkit.classpool.records import (
@@ -38,6 +42,7 @@ from henkit.classpool.stores import ENV, default_data_dir, open_store
 __all__ = [
     "AGGREGATES", "CSV_COLUMNS", "ENV", "KINDS", "BarnyardRecord", "Board", "ClassStore",
     "DrawRecord", "PostgresStore", "Record", "Recorder", "RollRecord", "SQLiteStore",
-    "SessionCount", "StoreError", "StoreStatus", "Summary", "TurnRecord", "default_data_dir",
-    "new_page_id", "open_store", "read_csv", "write_csv",
+    "SessionCount", "StoreError", "StoreStatus", "Summary", "TurnRecord", "close_page_recorder",
+    "default_data_dir", "new_page_id", "open_store", "page_recorder", "pool_observer",
+    "read_csv", "seat_names", "who_of", "write_csv",
 ]
