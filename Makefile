@@ -3,7 +3,10 @@
 #   make serve                       dashboards on http://127.0.0.1:8866/ (this machine only)
 #   make serve HOST=0.0.0.0 PORT=80  dashboards for a class network
 #   make serve POOL=4                keep 4 preheated kernels per dashboard (about 100 MB each)
-#   make serve POOL=5 FILL_DELAY=120 a class of 30 arriving at once (README: Serving a class)
+#   make serve LESSON=01_rolling_dice CLASS=30
+#                                    a lesson: 30 preheated kernels on that dashboard (README)
+#   make serve DATA=/srv/henkit      the class pool (class.sqlite3) in that folder; default:
+#                                    henkit's data folder, or HENKIT_CLASS_DB when it is set
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -30,9 +33,10 @@ $(VENV)/.bench: pyproject.toml | $(BIN)/python
 	touch $@
 
 # Voilà with preheated kernels, idle culling and no silent port change: dashboards/voila.json.
+# serve.sh creates the class pool first and checks LESSON, CLASS, POOL and FILL_DELAY.
 serve: $(VENV)/.kit
-	HOST=$(HOST) PORT=$(PORT) POOL=$(POOL) FILL_DELAY=$(FILL_DELAY) HENKIT_PYTHON=$(CURDIR)/$(BIN)/python \
-		dashboards/serve.sh
+	HOST=$(HOST) PORT=$(PORT) POOL=$(POOL) FILL_DELAY=$(FILL_DELAY) LESSON=$(LESSON) \
+		CLASS=$(CLASS) DATA="$(DATA)" HENKIT_PYTHON=$(CURDIR)/$(BIN)/python dashboards/serve.sh
 
 lab: $(VENV)/.kit
 	$(BIN)/jupyter lab --no-browser --allow-root --ip=$(HOST) --port=$(PORT) \

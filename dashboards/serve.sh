@@ -2,10 +2,18 @@
 # Serve the henkit dashboards with Voilà: the notebooks linked from dashboards/site/.
 #   HOST (default 127.0.0.1; 0.0.0.0 for a class network), PORT (default 8866), POOL (kernels
 #   kept preheated per dashboard, default 1), FILL_DELAY (seconds before a used preheated kernel
-#   is replaced, default 5; see the README for a class arriving at once) and SITE (the folder of
-#   notebook links to serve, default dashboards/site) come from the environment; extra arguments
-#   go to Voilà. Every other setting is in dashboards/voila.json, which Voilà reads from its
-#   working directory.
+#   is replaced, default 5, or 120 for a lesson) and SITE (the folder of notebook links to serve,
+#   default dashboards/site) come from the environment; extra arguments go to Voilà. Every other
+#   setting is in dashboards/voila.json, which Voilà reads from its working directory.
+# A lesson: LESSON=01_rolling_dice CLASS=30 keeps CLASS preheated kernels for that dashboard (the
+#   others keep POOL), so a whole class opening it at once finds a kernel each; the used ones are
+#   replaced FILL_DELAY seconds later (120 s unless given: after the rush, not during it).
+# The class pool: HENKIT_CLASS_DB when set (a file path or a postgresql:// URL), else
+#   class.sqlite3 in DATA (default: henkit's data folder, $XDG_DATA_HOME/henkit or
+#   ~/.local/share/henkit). It is created (with a class session) before Voilà starts, its place
+#   is logged, and the kernels get it as HENKIT_CLASS_DB. A pool file inside a folder the server
+#   serves (dashboards/, SITE) is refused: viewers must never be able to fetch it.
+# Bad settings stop here at once (exit 2) with a message saying what is expected.
 # voila.json also gives Voilà's notebook runs 60 s (not 4) to collect a cell's last outputs
 # after its reply: with 30 viewers at once on 2 cores, 64 cells' outputs came later than 4 s
 # (nbclient then moves on without them) and 2 of 30 pages never became usable; with 60 s, none
@@ -20,8 +28,66 @@
 # (see that file). `exec` keeps one process: whoever starts
 # this script can stop Voilà by its pid.
 set -euo pipefail
-here="$(cd "$(dirname "$0")" && pwd)"
+here="$(cd "$(dirname "$0")" && pwd -P)"
 python="${HENKIT_PYTHON:-$here/../.venv/bin/python}"
+
+fail() { echo "serve.sh: error: $*" >&2; exit 2; }
+whole() { [[ "$1" =~ ^[0-9]+$ ]] && [ "${#1}" -le 4 ]; }
+
+# --- Settings, checked before anything starts ---------------------------------------------------
+site="$(cd "$here" && realpath -m -- "${SITE:-site}")"
+[ -d "$site" ] || fail "SITE=${SITE:-site}: no such folder ($site)"
+pool="${POOL:-1}"
+whole "$pool" && [ "$pool" -le 200 ] ||
+    fail "POOL=$pool: the preheated kernels per dashboard are a whole number from 0 to 200"
+pool=$((10#$pool))
+fill_delay="${FILL_DELAY:-}"
+if [ -n "$fill_delay" ]; then
+    [[ "$fill_delay" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+        fail "FILL_DELAY=$fill_delay: seconds before a used kernel is replaced, a number >= 0"
+fi
+pools=()
+if [ -n "${LESSON:-}" ]; then
+    lesson="${LESSON%.ipynb}"
+    if [[ ! "$lesson" =~ ^[A-Za-z0-9_.-]+$ ]] || [ ! -f "$site/$lesson.ipynb" ]; then
+        names="$(cd "$site" && ls -1 -- *.ipynb 2>/dev/null | sed 's/\.ipynb$//' | paste -sd ' ')"
+        fail "LESSON=$LESSON: no such dashboard in $site; the dashboards are: ${names:-none}"
+    fi
+    class="${CLASS:-30}"
+    whole "$class" && [ "$class" -ge 1 ] && [ "$class" -le 200 ] ||
+        fail "CLASS=$class: the number of students, a whole number from 1 to 200"
+    class=$((10#$class))
+    fill_delay="${fill_delay:-120}"
+    # Voilà 0.5's per-notebook pools, set up by voila_server.py (which logs when they are ready).
+    pools=("--HenkitVoila.lesson=$lesson.ipynb" "--HenkitVoila.class_size=$class")
+    echo "serve.sh: lesson $lesson: $class preheated kernels (the other dashboards $pool each), used ones replaced after ${fill_delay} s"
+elif [ -n "${CLASS:-}" ]; then
+    fail "CLASS=$CLASS needs LESSON=<dashboard> (the dashboard the class opens), e.g. LESSON=01_rolling_dice"
+fi
+fill_delay="${fill_delay:-5}"
+
+# --- The class pool -------------------------------------------------------------------------------
+db="${HENKIT_CLASS_DB:-}"
+if [ -z "$db" ]; then
+    data="${DATA:-$("$python" -c 'from henkit.classpool.stores import default_data_dir; print(default_data_dir())')}"
+    db="$data/class.sqlite3"
+fi
+if [[ ! "$db" =~ ^[A-Za-z][A-Za-z0-9+.-]*:// ]]; then
+    db="$(realpath -m -- "$db")"
+    for served in "$here" "$site"; do
+        case "$db/" in
+            "$served"/*) fail "the class pool $db is inside $served, which the server serves: put it elsewhere (DATA=<folder> or HENKIT_CLASS_DB=<file>)" ;;
+        esac
+    done
+fi
+export HENKIT_CLASS_DB="$db"
+if [ -n "${data:-}" ]; then
+    mkdir -p -- "$data" || fail "DATA=$data: cannot create the class pool's folder"
+fi
+# Creates the file, its schema and a first class session when missing, and says where it is.
+"$python" -m henkit class status --db "$db" ||
+    fail "the class pool $HENKIT_CLASS_DB cannot be used (above); set DATA or HENKIT_CLASS_DB to another place"
+
 # The page template (dashboards/jupyter/voila/templates/henkit) is found on JUPYTER_PATH.
 export JUPYTER_PATH="$here/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
 # The charts load plotly.js from the template's static folder (henkit/display.py): a copy of the
@@ -32,7 +98,7 @@ plotly_js="$("$python" -c 'import plotly, pathlib; print(pathlib.Path(plotly.__f
 mkdir -p "$static"
 cmp -s "$plotly_js" "$static/plotly.min.js" || cp "$plotly_js" "$static/plotly.min.js"
 cd "$here"
-exec "$python" "$here/voila_server.py" "${SITE:-site}" \
+exec "$python" "$here/voila_server.py" "$site" \
     --Voila.ip="${HOST:-127.0.0.1}" --port="${PORT:-8866}" \
-    --VoilaConfiguration.default_pool_size="${POOL:-1}" \
-    --VoilaKernelManager.fill_delay="${FILL_DELAY:-5}" "$@"
+    --VoilaConfiguration.default_pool_size="$pool" \
+    --VoilaKernelManager.fill_delay="$fill_delay" "${pools[@]}" "$@"

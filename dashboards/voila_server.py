@@ -29,10 +29,18 @@ compressed. Three changes, switched on by `Voila.tornado_settings` in voila.json
   browser fetches them once for all dashboards.
 `websocket_compression_options` (permessage-deflate for the kernel's messages) is read by the
 kernel's websocket handler itself.
+
+A lesson (`--HenkitVoila.lesson=01_rolling_dice.ipynb --HenkitVoila.class_size=30`, set by
+serve.sh from LESSON and CLASS): that dashboard keeps class_size preheated kernels, the others
+`default_pool_size`, through Voilà 0.5's per-notebook pools (`VoilaKernelManager.
+kernel_pools_config`, a dict that traitlets takes from the command line only with a deprecation
+warning). When all of the lesson's kernels have run its notebook the log says so, with how long
+preparing took and the kernels' memory: the teacher knows when the class may come in.
 """
 
 from __future__ import annotations
 
+import asyncio
 import gzip
 import logging
 import mimetypes
@@ -40,18 +48,20 @@ import os
 import sys
 import time
 from datetime import UTC, datetime
+from pathlib import Path
 from queue import Empty
 from typing import Any
 
 from jupyter_client.channels import AsyncZMQSocketChannel
 from tornado.web import GZipContentEncoding, StaticFileHandler
+from traitlets import Int, Unicode
 from voila.app import Voila
 
 #: How long one wait lasts before the socket is asked directly (seconds): the longest a lost
 #: wake-up can delay a page.
 RECHECK_SECONDS = 1.0
 
-log = logging.getLogger("Voila")
+log = logging.getLogger("HenkitVoila")  # the application's own logger (its class name)
 _bounded_get_msg = AsyncZMQSocketChannel.get_msg
 
 
@@ -165,12 +175,91 @@ class GzipStaticFiles(StaticFileHandler):
         return super().get_content(abspath, start, end)
 
 
+# --- A lesson: one dashboard with a preheated kernel for every student -----------------------
+
+#: How often the lesson's pool is looked at until it is ready (seconds).
+LESSON_POLL_SECONDS = 0.5
+
+
+def kernels_rss_mb(server_pid: int) -> list[float]:
+    """Resident memory (MB) of each kernel process the server with this pid runs (Linux /proc;
+    empty elsewhere)."""
+    sizes = []
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            text = status.read_text()
+            cmdline = (status.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        fields = dict(line.split(":", 1) for line in text.splitlines() if ":" in line)
+        if fields.get("PPid", "").strip() == str(server_pid) and b"ipykernel" in cmdline:
+            sizes.append(int(fields.get("VmRSS", "0 kB").split()[0]) / 1024)
+    return sizes
+
+
+def lesson_ready(pool: list) -> int:
+    """How many of a notebook's preheated kernels (Voilà's pool: tasks that give a kernel and
+    the task running the notebook in it) have run the notebook to its end."""
+    ready = 0
+    for item in pool:
+        if item.done() and not item.cancelled() and item.exception() is None:
+            render = item.result().get("task")
+            ready += render is not None and render.done()
+    return ready
+
+
 class HenkitVoila(Voila):
-    """Voilà with lighter pages (see the module doc)."""
+    """Voilà with lighter pages and lessons (see the module doc)."""
+
+    lesson = Unicode(
+        "", config=True,
+        help="A dashboard (notebook path in the served folder) that keeps class_size preheated "
+             "kernels; empty: none.",
+    )
+    class_size = Int(30, config=True, help="Preheated kernels for the lesson (1 to 200).")
 
     def init_settings(self) -> dict:
+        if self.lesson:
+            self._configure_lesson()
         # Voilà itself applies tornado_settings only after the application is built.
-        return {**super().init_settings(), **self.tornado_settings}
+        settings = {**super().init_settings(), **self.tornado_settings}
+        if self.lesson:
+            asyncio.get_event_loop().create_task(self._announce_lesson(time.monotonic()))
+        return settings
+
+    def _configure_lesson(self) -> None:
+        """Give the lesson's notebook class_size preheated kernels (ValueError if it is not a
+        notebook of the served folder or the size is not 1 to 200)."""
+        if not 1 <= self.class_size <= 200:
+            raise ValueError(f"class_size is a whole number from 1 to 200, not {self.class_size}")
+        root = Path(self.root_dir)
+        if self.notebook_path or not (root / self.lesson).is_file() or self.lesson.startswith(
+                ("/", "..")) or not self.lesson.endswith(".ipynb"):
+            raise ValueError(f"lesson {self.lesson!r} is not a notebook of the served folder {root}")
+        pool = self.voila_configuration.default_pool_size
+        self.config.VoilaKernelManager.kernel_pools_config = {
+            "default": {"pool_size": pool},
+            self.lesson: {"pool_size": self.class_size},
+        }
+        self.log.info("Lesson %s: %d preheated kernels (the other dashboards %d each)",
+                 self.lesson, self.class_size, pool)
+
+    async def _announce_lesson(self, started: float) -> None:
+        """Log once when every preheated kernel of the lesson has run its notebook."""
+        while True:
+            await asyncio.sleep(LESSON_POLL_SECONDS)
+            pools = getattr(self.kernel_manager, "_pools", None)  # Voilà 0.5's preheated pools
+            if pools is None:
+                return
+            if lesson_ready(pools.get(self.lesson, [])) >= self.class_size:
+                memory = kernels_rss_mb(os.getpid())
+                self.log.info(
+                    "Lesson %s ready: %d preheated kernels have run it, %.1f s after the start; "
+                    "%d kernels use %.0f MB (%.0f MB each on average)",
+                    self.lesson, self.class_size, time.monotonic() - started, len(memory),
+                    sum(memory), sum(memory) / max(len(memory), 1),
+                )
+                return
 
     def init_handlers(self) -> list:
         handlers = []

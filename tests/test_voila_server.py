@@ -233,3 +233,136 @@ def test_voilas_tornado_settings_are_part_of_the_application_it_builds(monkeypat
     monkeypatch.setattr(GUARD.Voila, "init_settings", lambda self: {"base_url": "/"})
     app = GUARD.HenkitVoila(tornado_settings={"compress_response": True})
     assert app.init_settings() == {"base_url": "/", "compress_response": True}
+
+
+# --- serve.sh: the class pool and a lesson's settings, refused at once when wrong ---------------
+
+SERVE = SERVER.parent / "serve.sh"
+SITE = SERVER.parent / "site"
+
+
+def serve_sh(tmp_path: Path, **settings: str):
+    """Run dashboards/serve.sh with these settings (HENKIT_CLASS_DB unset unless given) and an
+    empty home; return the finished process. Every case here must stop before Voilà starts: a
+    Voilà that did start is stopped by its process group after 60 s and the test fails."""
+    import os
+    import signal
+    import socket
+    import subprocess
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if k not in {"HENKIT_CLASS_DB", "JUPYTER_PATH"}}
+    env.update(HOME=str(tmp_path / "home"), XDG_DATA_HOME=str(tmp_path / "xdg"), PORT=str(port),
+               HENKIT_PYTHON=str(SERVER.parents[1] / ".venv" / "bin" / "python"), **settings)
+    process = subprocess.Popen([str(SERVE)], env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    try:
+        out, _ = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        pytest.fail(f"serve.sh started a server with {settings}")
+    process.output = out
+    return process
+
+
+@pytest.mark.parametrize(
+    ("settings", "message"),
+    [
+        ({"LESSON": "99_no_such_lesson"}, "LESSON=99_no_such_lesson: no such dashboard"),
+        ({"LESSON": "../notebooks/01_rolling_dice"}, "no such dashboard"),
+        ({"LESSON": "01_rolling_dice", "CLASS": "0"}, "CLASS=0: the number of students"),
+        ({"LESSON": "01_rolling_dice", "CLASS": "201"}, "a whole number from 1 to 200"),
+        ({"LESSON": "01_rolling_dice", "CLASS": "thirty"}, "a whole number from 1 to 200"),
+        ({"LESSON": "01_rolling_dice", "CLASS": "2.5"}, "a whole number from 1 to 200"),
+        ({"CLASS": "30"}, "CLASS=30 needs LESSON=<dashboard>"),
+        ({"POOL": "-1"}, "POOL=-1: the preheated kernels per dashboard"),
+        ({"FILL_DELAY": "soon"}, "FILL_DELAY=soon"),
+    ],
+)
+def test_serve_refuses_bad_lesson_settings_at_once(tmp_path, settings, message):
+    done = serve_sh(tmp_path, **settings)
+    assert done.returncode == 2, done.output
+    assert message in done.output and "serve.sh: error:" in done.output, done.output
+    assert "is running at" not in done.output
+    assert not (tmp_path / "xdg").exists()  # no class pool was made either
+
+
+def test_a_bad_lesson_is_told_which_dashboards_there_are(tmp_path):
+    done = serve_sh(tmp_path, LESSON="01_rolling_dices", CLASS="30")
+    names = sorted(p.stem for p in SITE.glob("*.ipynb"))
+    assert names and all(name in done.output for name in names), done.output
+
+
+@pytest.mark.parametrize(
+    "settings",
+    [
+        {"HENKIT_CLASS_DB": str(SITE / "class.sqlite3")},
+        {"DATA": str(SERVER.parent / "jupyter" / "voila")},
+        {"DATA": str(SERVER.parent)},
+    ],
+)
+def test_serve_refuses_a_class_pool_inside_a_served_folder(tmp_path, settings):
+    done = serve_sh(tmp_path, **settings)
+    assert done.returncode == 2, done.output
+    assert "which the server serves" in done.output, done.output
+    assert not list(SERVER.parent.rglob("class.sqlite3*"))
+
+
+# --- voila_server.py: a lesson's pools ------------------------------------------------------
+
+
+class FakeTask:
+    """Stands for an asyncio task: done or not, with a result."""
+
+    def __init__(self, done: bool, result=None, error: Exception | None = None):
+        self._done, self._result, self._error = done, result, error
+
+    def done(self) -> bool:
+        return self._done
+
+    def cancelled(self) -> bool:
+        return False
+
+    def exception(self):
+        return self._error
+
+    def result(self):
+        return self._result
+
+
+def test_a_lesson_is_ready_when_every_kernel_has_run_its_notebook():
+    ran, running = FakeTask(True), FakeTask(False)
+    pool = [
+        FakeTask(True, {"task": ran}),  # kernel started, notebook run: ready
+        FakeTask(True, {"task": running}),  # notebook still running
+        FakeTask(False),  # kernel still starting
+        FakeTask(True, error=RuntimeError("kernel died")),
+    ]
+    assert GUARD.lesson_ready(pool) == 1
+    assert GUARD.lesson_ready([]) == 0
+
+
+@pytest.mark.parametrize(
+    ("lesson", "size"),
+    [("01_rolling_dice.ipynb", 0), ("01_rolling_dice.ipynb", 201), ("nope.ipynb", 3),
+     ("../site/01_rolling_dice.ipynb", 3), ("01_rolling_dice", 3)],
+)
+def test_a_bad_lesson_is_refused_before_any_kernel_starts(lesson, size):
+    app = GUARD.HenkitVoila(lesson=lesson, class_size=size)
+    app.root_dir = str(SITE)
+    app.voila_configuration = type("C", (), {"default_pool_size": 1})()
+    with pytest.raises(ValueError, match="class_size|not a notebook of the served folder"):
+        app._configure_lesson()
+    assert "kernel_pools_config" not in app.config.VoilaKernelManager
+
+
+def test_a_lesson_gives_its_notebook_class_size_kernels_and_the_others_the_default():
+    app = GUARD.HenkitVoila(lesson="01_rolling_dice.ipynb", class_size=30)
+    app.root_dir = str(SITE)
+    app.voila_configuration = type("C", (), {"default_pool_size": 2})()
+    app._configure_lesson()
+    assert app.config.VoilaKernelManager.kernel_pools_config == {
+        "default": {"pool_size": 2}, "01_rolling_dice.ipynb": {"pool_size": 30}}

@@ -86,6 +86,9 @@ class VoilaServer:
     pool: int = 1
     fill_delay: float = 5
     extra_args: tuple[str, ...] = ()
+    lesson: str = ""  # LESSON: a dashboard keeping class_size preheated kernels
+    class_size: int | None = None  # CLASS
+    data: Path | None = None  # DATA: the class pool's folder, in place of HENKIT_CLASS_DB
     home: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="henkit-voila-")))
     process: subprocess.Popen | None = None
 
@@ -118,6 +121,13 @@ class VoilaServer:
             SITE=str(self.site),
             HENKIT_PYTHON=str(ROOT / ".venv" / "bin" / "python"),
         )
+        if self.lesson:
+            env["LESSON"] = self.lesson
+        if self.class_size is not None:
+            env["CLASS"] = str(self.class_size)
+        if self.data is not None:
+            env.pop("HENKIT_CLASS_DB", None)
+            env["DATA"] = str(self.data)
         with open(self.log_path, "wb") as log:
             # serve.sh execs Voilà, so this pid is Voilà's; a new session groups its kernels.
             self.process = subprocess.Popen(

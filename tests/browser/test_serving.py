@@ -16,9 +16,12 @@ from .browsing import (
     DASHBOARDS,
     PROBE,
     ROOT,
+    VoilaServer,
+    free_port,
     isolated_env,
     open_dashboard_page,
     page_config,
+    probe_site,
     shown_code,
     wait_for_widgets,
 )
@@ -145,3 +148,52 @@ def test_the_server_refuses_to_move_to_another_port(probe, tmp_path):
     log = done.stdout + done.stderr
     assert done.returncode != 0, log
     assert f"{probe.port}" in log and "is running at" not in log, log
+
+
+def wait_for_log(server: VoilaServer, text: str, count: int = 1, timeout: float = 180) -> None:
+    """Wait until the server's log holds `text` at least `count` times."""
+    deadline = time.monotonic() + timeout
+    while server.log().count(text) < count:
+        assert time.monotonic() < deadline, f"no {text!r} x{count} in:\n{server.log()[-3000:]}"
+        assert server.process.poll() is None, server.log()[-3000:]
+        time.sleep(0.25)
+
+
+def test_a_lesson_gets_a_preheated_kernel_per_student_and_the_class_pool_is_made_first(tmp_path):
+    # `make serve LESSON=probe CLASS=2` on a site of two notebooks, the class pool in DATA:
+    # the lesson keeps 2 kernels, the other notebook POOL=1, and a used kernel is replaced.
+    from henkit.classpool.stores import open_store
+
+    site = probe_site(tmp_path / "site")
+    (site / "other.ipynb").symlink_to(PROBE)
+    data = tmp_path / "data"
+    server = VoilaServer(port=free_port(), site=site, pool=1, fill_delay=1, lesson="probe",
+                         class_size=2, data=data)
+    server.start()
+    try:
+        wait_for_log(server, "Lesson probe.ipynb ready: 2 preheated kernels have run it")
+        wait_for_log(server, "Kernel pool of other.ipynb is filled with 1 kernel(s)")
+        log = server.log()
+        assert "Kernel pool of probe.ipynb is filled with 2 kernel(s)" in log
+        pids = server.kernel_pids()
+        assert len(pids) == 3, log[-3000:]
+
+        # The pool was made (with a class session) and named in the log before Voilà started,
+        # and every kernel is given it.
+        pool = data / "class.sqlite3"
+        assert log.index(f"class pool: {pool}") < log.index("is running at")
+        assert len(open_store(str(pool)).status().sessions) == 1
+        for pid in pids:
+            environ = dict(
+                item.split(b"=", 1)
+                for item in Path(f"/proc/{pid}/environ").read_bytes().split(b"\0") if b"=" in item
+            )
+            assert environ[b"HENKIT_CLASS_DB"] == str(pool).encode()
+
+        # A viewer takes one of the lesson's kernels; FILL_DELAY later the pool is full again.
+        with urllib.request.urlopen(server.dashboard_url("probe.ipynb"), timeout=120) as r:
+            assert r.status == 200 and b"Probe dashboard" in r.read()
+        assert "Using pre-heated kernel" in server.log()
+        wait_for_log(server, "Kernel pool of probe.ipynb is filled with 2 kernel(s)", count=2)
+    finally:
+        server.stop()
