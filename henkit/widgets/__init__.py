@@ -3,6 +3,9 @@
 Every widget is built on the engines (no rule is decided here), says in words what just
 happened on its status line, and shows charts as plain plotly figures inside an Output.
 `BarnyardGame` is the Hens game widget; the engine's grid of cards is `henkit.hens.Barnyard`.
+Every widget that rolls or deals shows its seed, takes a typed one and draws a new one (on a
+dashboard each viewer starts from a seed of their own unless the lesson pins it), and the game
+widgets write their moves to the class pool (`seeding`; the arena's bot tournaments do not).
 """
 
 from henkit.widgets.arena import Arena

@@ -3,6 +3,15 @@
 The tournament is `henkit.arena.run_tournament` (seeded, the same records on any executor); the
 charts are `henkit.charts.arena`'s win rates and mean scores with 95% intervals. The widget only
 collects the settings, reports progress on an `IntProgress` bar and shows the results.
+
+Seeds as in every widget that deals or rolls (`seeding`): a notebook plays the seed it gives;
+on a dashboard each viewer starts from a fresh seed unless the lesson pins it (`pin_seed`), and
+"New seed" draws one. The seed stays a number field: a tournament runs only on its button.
+
+The arena writes nothing to the class pool, on purpose: one click plays hundreds of bot games,
+tens of thousands of rolls or draws that would swamp the students' own on the class board (it
+pools what students roll and draw, to compare with the exact chances), and its tournaments are
+already kept, by seed, in henkit's results cache.
 """
 
 from __future__ import annotations
@@ -15,6 +24,7 @@ import ipywidgets as w
 from henkit.arena import MAX_GAMES, SERIAL, Tournament, run_tournament
 from henkit.checks import whole
 from henkit.widgets.common import button, esc, figure_output, flag, keep_alive, say, status_line
+from henkit.widgets.seeding import PINNED, fresh_seed, start_seed
 
 BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
     "henpen": ("optimal", "greedy", "random", "threshold:20", "threshold:25", "threshold:28",
@@ -49,6 +59,8 @@ class Arena(w.VBox):
     `executor` is any concurrent.futures Executor for the games. By default the games are
     played in the kernel itself: a dashboard shared by a class must not start a process pool for
     every viewer, and in-process play moves the progress bar just as well.
+    `seed` is the notebook's; on a dashboard each viewer starts from a fresh seed unless
+    `pin_seed=True` (the lesson's seed, whose tournaments the results cache then holds).
     """
 
     def __init__(
@@ -60,12 +72,15 @@ class Arena(w.VBox):
         *,
         executor: Executor | str | None = SERIAL,
         show_chart: bool = True,
+        pin_seed: bool = False,
     ) -> None:
         if not isinstance(game, str) or game not in BOT_CHOICES:
             raise ValueError(f"game must be one of {', '.join(BOT_CHOICES)}, not {game!r}")
         bots = _specs(game, bots)
         games = whole(games, "games", 1, MAX_GAMES)
         seed = whole(seed, "seed", 0, MAX_SEED)
+        self.pinned_seed = seed if flag(pin_seed, "pin_seed") else None
+        seed = int(start_seed(seed, pin_seed))  # an int seed gives an int
         if not (
             executor is None
             or (isinstance(executor, str) and executor == SERIAL)
@@ -89,6 +104,11 @@ class Arena(w.VBox):
                                       tooltip="How many games to play")
         self.seed = w.BoundedIntText(value=seed, min=0, max=MAX_SEED, description="Seed",
                                      tooltip="The same seed gives the same games")
+        self.new_seed_button = button("New seed", "Put a fresh random seed in the seed box "
+                                      "(then press Run tournament)", self.new_seed)
+        self.seed_note = w.HTML(layout=w.Layout(margin="0 0 0 1em"))
+        self.seed.observe(lambda _c: self._show_seed_note(), names="value")
+        self._show_seed_note()
         self.rotate = w.Checkbox(value=True, indent=False, description="Rotate seats",
                                  tooltip="Every bot plays every seat equally often")
         self.run_button = button("Run tournament", "Play the games and show the results", self.run,
@@ -107,7 +127,9 @@ class Arena(w.VBox):
             w.HTML("<h3>Strategy arena</h3>"),
             w.HBox([self.game_select, self.seats]),
             self.bot_box,
-            w.HBox([self.games, self.seed, self.rotate]),
+            w.HBox([self.games, self.seed, self.new_seed_button, self.rotate],
+                   layout=w.Layout(flex_flow="row wrap")),
+            self.seed_note,
             w.HBox([self.run_button, self.progress]),
             self.status,
             self.table_html,
@@ -134,6 +156,25 @@ class Arena(w.VBox):
             if spec not in d.options:
                 d.options = (*d.options, spec)
             d.value = spec
+
+    def new_seed(self) -> None:
+        """Put a fresh random seed in the seed box (the "New seed" button); Run plays it."""
+        seed = fresh_seed()
+        while seed == self.seed.value:  # pragma: no cover - one chance in a million
+            seed = fresh_seed()
+        self.seed.value = seed
+        say(self.status, f"New seed {seed}: press Run tournament to play its games.")
+
+    def _show_seed_note(self) -> None:
+        pinned = self.pinned_seed
+        if pinned is None:
+            text = ""
+        elif self.seed.value == pinned:
+            text = PINNED.format(what="games")
+        else:
+            text = f"the lesson pinned seed {pinned}: type it to play the class's games"
+        self.seed_note.value = f"<i>{esc(text)}</i>" if text else ""
+        self.seed_note.layout.display = "" if text else "none"
 
     def _new_game(self, bots: Sequence[str] | None = None) -> None:
         lo, hi = SEATS[self.game]

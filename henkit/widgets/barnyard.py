@@ -9,15 +9,22 @@ that reason on the status line. The score breakdown is `henkit.hens.scoring.scor
 
 Hidden information stays hidden: the log never names a card a bot drew from the deck or put
 face down, and opponents' barnyards are shown from your seat (`State.view`).
+
+The game shows its seed, takes a typed one and draws a new one, each dealing a new game
+(`seeding.SeedBox`), and writes every draw and the finished barnyards to the class pool
+(`seeding.PoolLine`). The pool's draw records name the card drawn, as the class board counts
+them; the page shows nobody a card it hides.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as w
 
 from henkit.checks import whole
+from henkit.classpool import seat_names
 from henkit.core import CHANCE, Game, Seed, make_rng
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
 from henkit.hens.barnyard import Cell
@@ -40,6 +47,7 @@ from henkit.widgets.common import (
     show_figure,
     status_line,
 )
+from henkit.widgets.seeding import PoolLine, SeedBox, start_seed
 from henkit.words import count
 
 CELLS = range(-1, 5)  # rows and columns a card may be given (-1 grows the barnyard)
@@ -72,6 +80,9 @@ class BarnyardGame(w.VBox):
     `seed` fixes the deal, the goal card, who starts, every deck draw and the bots' choices.
     `human` is your seat. Draw with the source buttons, select a card in your hand, then click a
     cell (tick "chicken coop" to place it face down); bots play on `next_move()` / `play_bots()`.
+    `seed` is the notebook's: on a dashboard each viewer gets a fresh seed unless `pin_seed`;
+    the seed box deals a new game with a typed or a fresh seed. `pool`: the class pool's
+    Recorder (None: the page's; False: record nothing).
     """
 
     def __init__(
@@ -82,6 +93,8 @@ class BarnyardGame(w.VBox):
         human: int = 0,
         rules: Rules | None = None,
         show_chart: bool = True,
+        pin_seed: bool = False,
+        pool: Any = None,
     ) -> None:
         specs = bot_specs(bots, MAX_PLAYERS - 1, f"Hens is for {MIN_PLAYERS} to {MAX_PLAYERS} players")
         robots = [make_bot(s) for s in specs]  # ValueError naming the known bots
@@ -92,9 +105,11 @@ class BarnyardGame(w.VBox):
             rules = Rules(players=players)
         elif not isinstance(rules, Rules) or rules.players != players:
             raise ValueError(f"rules must be henkit.hens Rules for {players} players")
-        rng = make_rng(seed)  # one generator: the deal, then every draw and bot choice
+        first_seed = start_seed(seed, pin_seed)
+        self.pool_line = PoolLine(pool, "draws")
         seats = [*robots[:human], None, *robots[human:]]
-        self.game = Game(State.new(players, rules, seed=rng), seats, rng)
+        self.rules = rules
+        self.game = self._new_game(seats, first_seed, self.pool_line.observer(seat_names(seats)))
         self.human = human
         self.names = [
             f"Player {p + 1} (you)" if b is None else f"Player {p + 1} ({b.name})"
@@ -106,6 +121,9 @@ class BarnyardGame(w.VBox):
 
         self.header = w.HTML()
         self.status = status_line()
+        self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
+                                report=lambda text, error: say(self.status, text, error),
+                                what="cards")
         self.source_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
         self._sources: tuple = ()
         self._source_pool: list[w.Button] = []  # made once, reused (see _show_sources)
@@ -139,6 +157,7 @@ class BarnyardGame(w.VBox):
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             w.HTML("<h3>Hens: your barnyard</h3>"),
+            self.seed_box,
             self.header,
             w.HBox([self.next_button, self.play_button]),
             w.HTML("<b>Draw from</b>"),
@@ -147,6 +166,7 @@ class BarnyardGame(w.VBox):
             w.HBox(self.hand_buttons, layout=w.Layout(flex_flow="row wrap")),
             w.HBox([self.coop_toggle, self.discard_button, self.no_rooster_button]),
             self.status,
+            self.pool_line,
             self.grid,
             self.score_html,
             self.chart_toggle,
@@ -157,6 +177,20 @@ class BarnyardGame(w.VBox):
         ])
         self.refresh()
         say(self.status, self._prompt())
+
+    def _new_game(self, seats: list, seed: Seed, observer: Any) -> Game:
+        rng = make_rng(seed)  # one generator: the deal, then every draw and bot choice
+        return Game(State.new(len(seats), self.rules, seed=rng), seats, rng, observer=observer)
+
+    def _restart(self, seed: int) -> str:
+        """The seed box's restart: a new deal, goal and first player, all from `seed`."""
+        self.game = self._new_game(self.game.bots, seed, self.game.observer)
+        self.selected = None
+        self.coop_toggle.value = False
+        self.log_lines = []
+        self._logged = 0
+        self.refresh()
+        return f"A new game with seed {seed}. " + self._prompt()
 
     # ----- the state -------------------------------------------------------------------------
     @property
@@ -390,6 +424,7 @@ class BarnyardGame(w.VBox):
         self._show_grid(s, set(legal))
         self._show_score()
         self._show_others(s)
+        self.pool_line.refresh()
         self.log_html.value = (
             "<div style='max-height:16em;overflow-y:auto'><ul>"
             + "".join(f"<li>{esc(x)}</li>" for x in reversed(self.log_lines[-LOG_SHOWN:]))

@@ -7,6 +7,11 @@ words on the status line and the tray is redrawn from the engine's state, so it 
 
 The same tray shows the turn in progress of a `HenpenTable`: there it shares the table's Game,
 and its buttons work only while the human is to move.
+
+A stand-alone tray shows its seed, takes a typed one and draws a new one (`seeding.SeedBox`: on a
+dashboard each viewer starts from a seed of their own unless the lesson pins it), and writes every
+roll and finished turn to the class pool (`seeding.PoolLine`); a tray inside a table leaves both
+to the table.
 """
 
 from __future__ import annotations
@@ -21,7 +26,6 @@ from henkit.core import Game, Seed
 from henkit.henpen.actions import ROLL, Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.dice import FACES, face_name, face_value
-from henkit.henpen.inputs import check_seed
 from henkit.henpen.odds import bust_chance
 from henkit.henpen.rules import Claim, Rules
 from henkit.henpen.state import Phase, State
@@ -39,6 +43,7 @@ from henkit.widgets.common import (
     show_text,
     status_line,
 )
+from henkit.widgets.seeding import PoolLine, SeedBox, check_pool, start_seed
 
 TOP_ADVICE = 6
 """How many of the solver's ranked actions the advice box lists."""
@@ -60,6 +65,11 @@ class DiceTray(w.VBox):
     `show_advice=False` hides the solver's advice for an exercise (the checkbox brings it back).
     `game=` shares a running `Game` (the Henpen table does this); `on_move()` is called after
     every move made from the tray.
+
+    `seed` is the notebook's: a notebook plays it; on a dashboard each viewer gets a fresh seed
+    unless `pin_seed=True`. The seed box shows the seed, takes a typed one and draws a new one.
+    `pool`: the class pool's Recorder (None: the page's, `page_recorder()`; False: record
+    nothing). With `game=` the table that owns the game has the seed box and the pool.
     """
 
     def __init__(
@@ -74,10 +84,12 @@ class DiceTray(w.VBox):
         game: Game | None = None,
         names: Sequence[str] | None = None,
         on_move: Callable[[], Any] | None = None,
+        pin_seed: bool = False,
+        pool: Any = None,
     ) -> None:
         show_advice = flag(show_advice, "show_advice")
         show_chart = flag(show_chart, "show_chart")
-        check_seed(seed)
+        first_seed = start_seed(seed, pin_seed)
         if names is not None and (not isinstance(names, list | tuple)
                                   or not all(isinstance(n, str) for n in names)):
             raise ValueError(f"names must be a list of player names, not {names!r}")
@@ -92,12 +104,16 @@ class DiceTray(w.VBox):
                     f"the tray starts a turn from a position where a player moves, not one in "
                     f"the {start.phase.value!r} phase"
                 )
-            game = Game(start, [None] * start.players, seed)
+            self.pool_line: PoolLine | None = PoolLine(pool, "rolls")
+            game = Game(start, [None] * start.players, first_seed,
+                        observer=self.pool_line.observer("student"))
             self.standalone = True
         elif not isinstance(game, Game) or not isinstance(game.state, State):
             raise ValueError(f"game must be a henkit.core Game of Henpen, not {game!r}")
         else:
             self.standalone = False
+            check_pool(pool)  # the table that owns the game records it
+            self.pool_line = None
         self.game = game
         self.start = game.state
         self._turn_start = game.state.turns_played
@@ -107,6 +123,11 @@ class DiceTray(w.VBox):
 
         self.header = w.HTML()
         self.status = status_line()
+        self.seed_box: SeedBox | None = None
+        if self.standalone:
+            self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
+                                    report=lambda text, error: say(self.status, text, error),
+                                    what="dice")
         self.roll_button = button("Roll the dice", "Roll every die not yet set aside", self.roll)
         self.new_turn_button = button(
             "New turn", "Start a new turn from the same position", self.new_turn,
@@ -137,12 +158,14 @@ class DiceTray(w.VBox):
         self.chart_toggle.observe(lambda _c: self._show_odds(), names="value")
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
+            *([self.seed_box] if self.seed_box is not None else []),
             self.header,
             w.HBox([self.roll_button, self.new_turn_button]),
             self.dice_box,
             self.taken_html,
             self.stop_box,
             self.status,
+            *([self.pool_line] if self.pool_line is not None else []),
             self.odds_html,
             w.HBox([self.advice_toggle, self.chart_toggle]),
             self.advice_html,
@@ -226,10 +249,26 @@ class DiceTray(w.VBox):
                 error=True)
             return
         # A fresh Game on the same generator: the position repeats, the dice go on.
-        self.game = Game(self.start, self.game.bots, self.game.rng)
+        self.game = Game(self.start, self.game.bots, self.game.rng, observer=self.game.observer)
         self._turn_start = self.start.turns_played
         self.refresh()
         say(self.status, "A new turn from the same position. " + self._prompt())
+
+    def _restart(self, seed: int) -> str:
+        """The seed box's restart: the starting position again, with dice from `seed`."""
+        self.game = Game(self.start, self.game.bots, seed, observer=self.game.observer)
+        self._turn_start = self.start.turns_played
+        self.refresh()
+        return f"New dice from seed {seed}. " + self._prompt()
+
+    def use_game(self, game: Game) -> None:
+        """Show another running Game of Henpen (a table that starts a new game)."""
+        if not isinstance(game, Game) or not isinstance(game.state, State):
+            raise ValueError(f"game must be a henkit.core Game of Henpen, not {game!r}"[:300])
+        self.game = game
+        self.start = game.state
+        self._turn_start = game.state.turns_played
+        self.refresh()
 
     def _claim(self, claim: Claim | Stop | int) -> Claim:
         if isinstance(claim, Stop):
@@ -310,6 +349,8 @@ class DiceTray(w.VBox):
         self._show_taken(s)
         self._show_stops([a.claim for a in legal if isinstance(a, Stop)])
         self._show_odds()
+        if self.pool_line is not None:
+            self.pool_line.refresh()
 
     def _show_header(self, s: State) -> None:
         if s.is_over:

@@ -4,21 +4,26 @@ The game is a `henkit.core.Game` (seeded dice, bots by `make_bot` spec). The hum
 `DiceTray` that shares the game; bots move only when asked ("Next bot move" or "Let bots play"),
 so no threads or timers are involved and every step can be tested by clicking. The log says what
 every player did and, for bots, what the solver thinks of it (`henkit.henpen.advice`).
+
+The table shows its seed, takes a typed one and draws a new one, each starting a new game
+(`seeding.SeedBox`), and writes every roll and finished turn, the bots' too, to the class pool
+(`seeding.PoolLine`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as w
 
 from henkit.checks import whole
+from henkit.classpool import seat_names
 from henkit.core import CHANCE, Game, Seed
 from henkit.henpen.actions import Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.bots import make_bot
 from henkit.henpen.dice import describe_roll, face_name, face_value
-from henkit.henpen.inputs import check_seed
 from henkit.henpen.rules import Rules
 from henkit.henpen.state import Phase, State
 from henkit.widgets.common import (
@@ -32,6 +37,7 @@ from henkit.widgets.common import (
     say,
 )
 from henkit.widgets.dice_tray import DiceTray
+from henkit.widgets.seeding import PoolLine, SeedBox, start_seed
 
 MAX_BOTS = 6
 LOG_SHOWN = 60
@@ -43,6 +49,9 @@ class HenpenTable(w.VBox):
 
     `seed` fixes the dice (and random bots), so the same seed and the same clicks give the same
     game. `human` is your seat (0 plays first). Bots play on `next_move()` / `play_bots()`.
+    `seed` is the notebook's: on a dashboard each viewer gets a fresh seed unless `pin_seed`;
+    the seed box starts a new game with a typed or a fresh seed. `pool`: the class pool's
+    Recorder (None: the page's; False: record nothing).
     """
 
     def __init__(
@@ -54,6 +63,8 @@ class HenpenTable(w.VBox):
         rules: Rules | None = None,
         show_advice: bool = True,
         show_chart: bool = True,
+        pin_seed: bool = False,
+        pool: Any = None,
     ) -> None:
         specs = bot_specs(bots, MAX_BOTS, "a Henpen table has 2 to 7 players")
         robots = [make_bot(s) for s in specs]  # ValueError naming the known bots
@@ -61,9 +72,11 @@ class HenpenTable(w.VBox):
         human = whole(human, "human (your seat)", 0, players - 1)
         show_advice = flag(show_advice, "show_advice")
         show_chart = flag(show_chart, "show_chart")
-        check_seed(seed)
+        first_seed = start_seed(seed, pin_seed)
+        self.pool_line = PoolLine(pool, "rolls")
         seats = [*robots[:human], None, *robots[human:]]
-        self.game = Game(State.new(players, rules), seats, seed)
+        self.game = Game(State.new(players, rules), seats, first_seed,
+                         observer=self.pool_line.observer(seat_names(seats)))
         self.names = [
             f"Player {p + 1} (you)" if b is None else f"Player {p + 1} ({b.name})"
             for p, b in enumerate(seats)
@@ -74,6 +87,9 @@ class HenpenTable(w.VBox):
         self.tray = DiceTray(game=self.game, names=self.names, on_move=self._after_move,
                              show_advice=show_advice, show_chart=show_chart)
         self.status = self.tray.status  # one status line for the whole table
+        self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
+                                report=lambda text, error: say(self.status, text, error),
+                                what="dice")
         self.grill_html = w.HTML()
         self.players_html = w.HTML()
         self.next_button, self.play_button = bot_buttons(self.next_move, self.play_bots)
@@ -81,6 +97,8 @@ class HenpenTable(w.VBox):
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             w.HTML("<h3>Henpen</h3>"),
+            self.seed_box,
+            self.pool_line,
             self.grill_html,
             self.players_html,
             w.HBox([self.next_button, self.play_button]),
@@ -96,6 +114,16 @@ class HenpenTable(w.VBox):
     def state(self) -> State:
         """The engine state of the game."""
         return self.game.state  # type: ignore[return-value]
+
+    def _restart(self, seed: int) -> str:
+        """The seed box's restart: a new game from the first position, with dice from `seed`."""
+        g = self.game
+        self.game = Game(g.states[0], g.bots, seed, observer=g.observer)
+        self.log_lines = []
+        self._logged = 0
+        self.tray.use_game(self.game)
+        self.refresh()
+        return f"A new game with seed {seed}. " + self._prompt()
 
     # ----- bots ------------------------------------------------------------------------------
     def next_move(self) -> None:
@@ -204,6 +232,7 @@ class HenpenTable(w.VBox):
         self.next_button.disabled = not bots_turn
         self.play_button.disabled = not bots_turn
         self.tray.refresh()
+        self.pool_line.refresh()
         self._show_grill(s)
         self._show_players(s)
         shown = reversed(self.log_lines[-LOG_SHOWN:])

@@ -29,13 +29,15 @@ def build(cls: type, args: dict[str, Any], name: str, x: Any) -> Any:
     return only_value_error(cls, **{**args, name: x})
 
 
-BARNYARD = {"bots": ("random",), "seed": 1, "human": 0, "rules": None, "show_chart": False}
+BARNYARD = {"bots": ("random",), "seed": 1, "human": 0, "rules": None, "show_chart": False,
+            "pin_seed": False, "pool": False}
 TABLE = {"bots": ("random",), "seed": 1, "human": 0, "rules": None, "show_advice": False,
-         "show_chart": False}
+         "show_chart": False, "pin_seed": False, "pool": False}
 TRAY = {"seed": 1, "state": None, "players": 1, "rules": None, "show_advice": False,
-        "show_chart": False, "game": None, "names": None, "on_move": None}
+        "show_chart": False, "game": None, "names": None, "on_move": None, "pin_seed": False,
+        "pool": False}
 ARENA = {"game": "henpen", "bots": ("greedy", "random"), "games": 4, "seed": 0,
-         "executor": "serial", "show_chart": False}
+         "executor": "serial", "show_chart": False, "pin_seed": False}
 
 
 @pytest.mark.parametrize("name", list(BARNYARD))

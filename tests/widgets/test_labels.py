@@ -25,8 +25,10 @@ def check(root: w.Widget) -> int:
         if isinstance(c, w.Button):
             assert c.description or c.tooltip, "a button without words"
             n += 1
-        elif isinstance(c, w.Dropdown | w.Checkbox | w.BoundedIntText | w.IntProgress):
+        elif isinstance(c, w.Dropdown | w.Checkbox | w.BoundedIntText | w.IntProgress | w.Text):
             assert c.description, f"a {type(c).__name__} without a description"
+            if isinstance(c, w.Text):  # the seed box: what to type is in its tooltip
+                assert c.tooltip, "a text box without a tooltip"
             n += 1
     return n
 
