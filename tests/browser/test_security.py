@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import urllib.error
 import urllib.request
 import uuid
@@ -177,3 +178,139 @@ def test_the_contents_listing_names_notebooks_but_never_gives_their_source(probe
     assert model["type"] == "notebook" and model["content"] is None
     # And no file but the published notebooks is listed (the template, the config stay hidden).
     assert {item["type"] for item in listing["content"]} <= {"notebook"}
+
+
+# --- The class pool: never readable, deletable or changeable through the server ------------------
+
+
+@pytest.fixture(scope="module")
+def class_server(tmp_path_factory):
+    """Voilà serving the probe from <tmp>/site, with its class pool made by serve.sh in
+    <tmp>/data (DATA: beside the served folder, one `..` away) holding a few records; yields
+    (server, pool path, the records as first read, their page id)."""
+    import signal
+    import sys
+
+    from henkit.classpool.records import RollRecord, new_page_id
+    from henkit.classpool.stores import open_store
+
+    from .browsing import VoilaServer, free_port, probe_site
+
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    root = tmp_path_factory.mktemp("class-server")
+    site = probe_site(root / "site")
+    server = VoilaServer(port=free_port(), site=site, data=root / "data").start()
+    try:
+        pool = root / "data" / "class.sqlite3"
+        store = open_store(str(pool))
+        page = new_page_id()
+        store.add_many(
+            RollRecord(8, (2, 1, 1, 1, 1, 2), frozenset(), False, page=page, seq=seq)
+            for seq in range(5)
+        )
+        store.close()
+        before = records_now(pool)
+        # Copies a careless teacher might leave in the served folder: the config denies them.
+        for name in ("class.sqlite3", "class.sqlite3-wal", ".class.sqlite3", "pool.db"):
+            (site / name).write_bytes(pool.read_bytes())
+        server.wait_for_pools([PROBE.name])
+        yield server, pool, before, page
+    finally:
+        server.stop()
+
+
+def records_now(pool) -> list:
+    """The pool's records, as comparable rows."""
+    from henkit.classpool.stores import open_store
+
+    store = open_store(str(pool))
+    try:
+        return sorted(tuple(sorted(r.to_row().items())) for r in store.records())
+    finally:
+        store.close()
+
+
+def fetch(url: str, method: str = "GET") -> tuple[int, bytes]:
+    """Status and body of a request sent with its path as written (no `..` resolved)."""
+    import http.client
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=20)
+    try:
+        path = parts.path + (f"?{parts.query}" if parts.query else "")
+        body = b"{}" if method in {"POST", "PUT", "PATCH"} else None
+        conn.request(method, path, body=body, headers={"Content-Type": "application/json"})
+        response = conn.getresponse()
+        return response.status, response.read()
+    finally:
+        conn.close()
+
+
+def pool_paths(pool) -> list[str]:
+    """Addresses a viewer could try for the pool file: relative and absolute traversals through
+    every file-serving route, encoded and not, and the copies left in the served folder."""
+    up = "../" * 12
+    absolute = str(pool).lstrip("/")
+    paths = []
+    for route in ("voila/files/", "files/", "voila/static/", "static/", "voila/templates/henkit/static/",
+                  "voila/labextensions/", "voila/api/contents/", "api/contents/", "voila/render/",
+                  "voila/tree/", "voila/", ""):
+        paths += [
+            f"{route}../data/class.sqlite3",
+            f"{route}%2e%2e/data/class.sqlite3",
+            f"{route}..%2fdata%2fclass.sqlite3",
+            f"{route}{up}{absolute}",
+            f"{route}%2e%2e%2f{'%2e%2e%2f' * 11}{absolute.replace('/', '%2f')}",
+            f"{route}/{absolute}",
+        ]
+    for name in ("class.sqlite3", "class.sqlite3-wal", ".class.sqlite3", "pool.db"):
+        paths += [f"voila/files/{name}", f"voila/api/contents/{name}", f"voila/render/{name}",
+                  f"voila/tree/{name}", f"files/{name}", f"api/contents/{name}"]
+    return paths
+
+
+def test_a_viewer_cannot_read_the_class_pool_through_any_route(class_server):
+    server, pool, before, page = class_server
+    assert len(before) == 5
+    page_id = page.encode()
+    leaks = []
+    for path in pool_paths(pool):
+        status_code, body = fetch(server.url + path)
+        if status_code == 200 or b"SQLite format 3" in body or page_id in body:
+            leaks.append(f"{status_code} {path}")
+    assert leaks == []
+    # The landing page and the contents listing name the notebook only.
+    for listing in ("", "voila/tree", "voila/api/contents/"):
+        status_code, body = fetch(server.url + listing)
+        assert status_code == 200 and b"sqlite" not in body.lower() and b"pool.db" not in body
+
+
+def test_a_viewer_cannot_delete_or_change_class_records_through_the_server(class_server):
+    server, pool, before, _ = class_server
+    attempts = []
+    for path in pool_paths(pool)[::3] + ["api/contents/../data", "voila/api/shutdown/x"]:
+        for method in ("DELETE", "PUT", "PATCH", "POST"):
+            status_code, _ = fetch(server.url + path, method)
+            if status_code not in {400, 403, 404, 405}:
+                attempts.append(f"{status_code} {method} {path}")
+    assert attempts == []
+    assert pool.is_file() and records_now(pool) == before
+
+
+@pytest.mark.parametrize("protocol", ["legacy-json", V1])
+def test_a_dashboard_kernel_refuses_a_viewers_code_against_the_pool(class_server, protocol):
+    server, pool, before, _ = class_server
+    # The page a viewer gets names its kernel (no browser needed for that).
+    status_code, html = fetch(server.dashboard_url(PROBE.name))
+    assert status_code == 200
+    config = re.search(rb'id="jupyter-config-data"[^>]*>(.*?)</script>', html, re.DOTALL)
+    kernel_id = json.loads(config.group(1))["kernelId"]
+    code = ("import os, sqlite3; sqlite3.connect(os.environ['HENKIT_CLASS_DB'])"
+            ".execute('DELETE FROM henkit_records'); os.remove(os.environ['HENKIT_CLASS_DB'])")
+    with ThreadPoolExecutor(1) as pool_thread:
+        seen = pool_thread.submit(
+            asyncio.run, try_to_execute(server.url, kernel_id, code, protocol)).result()
+    assert "kernel_info_reply" in seen, seen
+    assert not {"execute_reply", "execute_input", "execute_result", "error"} & set(seen), seen
+    assert pool.is_file() and records_now(pool) == before
