@@ -403,9 +403,14 @@ class Comparison:
         return tuple(c / n if n else 0.0 for c in self.counts)
 
     @property
+    def has_law(self) -> bool:
+        """Whether there is an exact law to compare with (an unknown bot has none)."""
+        return sum(self.exact) == 1
+
+    @property
     def distance(self) -> float | None:
-        """The total variation distance to the exact law (None with no observation)."""
-        return total_variation(self.counts, self.exact) if self.n else None
+        """The total variation distance to the exact law (None with no observation or law)."""
+        return total_variation(self.counts, self.exact) if self.n and self.has_law else None
 
 
 def first_roll_comparisons(board: Board, dice: Iterable[int] = (8,)) -> list[Comparison]:
