@@ -199,7 +199,7 @@ def test_a_pinned_seed_in_a_notebook_is_played_and_said(notebook):
     assert tray.seed_box.seed == 7 and "pinned" in tray.seed_box.note_text
 
 
-def test_the_arena_shows_types_and_draws_its_seed(notebook, dashboard=None):
+def test_the_arena_shows_types_and_draws_its_seed(notebook):
     a = Arena("henpen", ["greedy", "random"], games=2, seed=3, show_chart=False)
     assert a.seed.value == 3 and a.seed.description == "Seed"
     assert a.new_seed_button.description == "New seed" and a.new_seed_button.tooltip
