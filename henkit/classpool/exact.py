@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -449,31 +449,40 @@ class BustCell:
 
 def bust_cells(board: Board) -> list[BustCell]:
     """Every (dice rolled, faces taken) the board holds rolls of, with busts and the exact
-    chance, by dice then faces taken."""
+    chance, by faces taken then dice (the order a turn goes through them)."""
     _board(board)
     return [BustCell(n, k, busts, rolls, bust_law(n, k))
-            for (n, k), (busts, rolls) in sorted(board.busts.items())
+            for (n, k), (busts, rolls) in sorted(board.busts.items(), key=lambda kv: kv[0][::-1])
             if 1 <= n <= MAX_DICE and 0 <= k < SIDES]
 
 
 def ending_comparisons(board: Board, rules: Rules | None = None,
-                       laws: bool = True) -> list[Comparison]:
+                       laws: bool | Collection[str] = True) -> list[Comparison]:
     """Each player's turn endings (students first, then bots by name) beside the exact end
-    distribution of a fresh turn (`turn_end_law`); `laws=False`: counts only (exact all 0),
-    for a quick look without the few seconds a new bot's law takes."""
+    distribution of a fresh turn (`turn_end_law`). `laws`: True for every player, False for
+    none (counts only, exact all 0: a quick look without the seconds a new bot's law takes),
+    or the names of the players whose law to use."""
     _board(board)
+    if isinstance(laws, bool | np.bool_):
+        wanted = None if laws else frozenset()
+    elif isinstance(laws, Collection) and not isinstance(laws, str | bytes):
+        wanted = frozenset(laws)
+    else:
+        raise ValueError(f"laws is True, False or a list of players' names, not {laws!r}"[:300])
     who = sorted({w for w, _ in board.endings}, key=lambda w: (w != STUDENT, w))
     out = []
     for name in who:
-        law = turn_end_law(name, rules) if laws else None
+        law = turn_end_law(name, rules) if wanted is None or name in wanted else None
         seen = {e for w, e in board.endings if w == name}
         keys = sorted(seen | set(law.chances if law else ()) | set(FAILED), key=_ending_order)
         counts = tuple(board.endings.get((name, k), 0) for k in keys)
         exact = tuple(law.chance(k) if law else Fraction(0) for k in keys)
-        if law is None:
-            note = "no exact law: not a henkit bot" if laws else ""
-        else:
+        if law is not None:
             note = f"compared with {law.played_by}: {law.note}"
+        elif bot_spec(name) is None:
+            note = "no exact law: not a henkit bot"
+        else:
+            note = ""
         title = "students' turns" if name == STUDENT else f"{name}'s turns"
         out.append(Comparison(title, tuple(keys), counts, exact, note))
     return out

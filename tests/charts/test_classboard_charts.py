@@ -71,15 +71,14 @@ def test_bust_chart_shows_each_cell_seen_with_its_interval() -> None:
     cells = bust_cells(BOARD)
     fig = ch.bust_chart(cells)
     bars, exact = fig.data
-    assert list(bars.x) == ["1 taken, 1 dice", "5 taken, 2 dice", "2 taken, 3 dice",
-                            "0 taken, 8 dice"][1:]  # the cell with no roll is left out
-    assert list(bars.y) == pytest.approx([0.7, 0.25, 0.0])
-    assert list(exact.y) == pytest.approx([25 / 36, 1 / 27, 0.0])
+    # By faces taken, then dice; the cell with no roll (1 taken, 1 dice) is left out.
+    assert list(bars.x) == ["0 taken, 8 dice", "2 taken, 3 dice", "5 taken, 2 dice"]
+    assert list(bars.y) == pytest.approx([0.0, 0.25, 0.7])
+    assert list(exact.y) == pytest.approx([0.0, 1 / 27, 25 / 36])
     for y, up, down in zip(bars.y, bars.error_y.array, bars.error_y.arrayminus, strict=True):
         assert 0 <= y - down <= y <= y + up <= 1
     assert "32 rolls pooled" in fig.layout.title.text
-    assert ch.bust_alt(cells).startswith("Busts by faces taken and dice rolled: 5 taken, 2 dice:"
-                                         " 7 of 10 bust (70.0%, exact 69.4%)")
+    assert ch.bust_alt(cells).endswith("; 5 taken, 2 dice: 7 of 10 bust (70.0%, exact 69.4%).")
     assert ch.bust_alt([]) == "Busts by faces taken and dice rolled: no roll pooled yet."
 
 

@@ -252,8 +252,8 @@ def test_comparisons_read_the_boards_counts() -> None:
     assert eight.distance == pytest.approx(total_variation([3, 0, 1, 0, 0, 0, 0, 0, 0],
                                                            first_roll_law(8)))
     cells = bust_cells(board)
-    assert [(c.dice, c.taken, c.busts, c.rolls) for c in cells] == [(3, 2, 1, 4), (8, 0, 0, 9)]
-    assert cells[0].exact == Fraction(1, 27) and cells[0].share == 0.25
+    assert [(c.dice, c.taken, c.busts, c.rolls) for c in cells] == [(8, 0, 0, 9), (3, 2, 1, 4)]
+    assert cells[1].exact == Fraction(1, 27) and cells[1].share == 0.25
     students, greedy = ending_comparisons(board, laws=False)
     assert students.title == "students' turns" and greedy.title == "greedy's turns"
     assert students.keys[:3] == FAILED

@@ -1,0 +1,363 @@
+"""The class board: the teacher's projected page, the class's pooled results beside the exact laws.
+
+`ClassBoard()` reads the class pool (HENKIT_CLASS_DB, the server's data folder) and shows how many
+students (pages) and rolls the current class session holds, and the charts of
+`henkit.charts.classboard`: first-roll worms vs Binomial(8, 1/6) and the distance to it shrinking
+like 1/sqrt(n), busts vs (k/6)^n, turn endings vs each player's exact end distribution, Hens deck
+draws by breed vs the deck.
+
+It refreshes by itself, no click: a daemon thread calls `store.board()` (one indexed query) at
+most every `interval` seconds and redraws only when the board changed. A thread rather than an
+asyncio task on the kernel's loop: the query (and a bot's exact law, seconds the first time)
+never holds up the kernel, and it works the same in JupyterLab, Voilà and a plain Python test.
+Closing the widget stops the thread. A store that cannot be reached shows "class pool offline"
+and the board keeps trying. The board reads aggregates only (counts), never a record.
+"""
+
+from __future__ import annotations
+
+import html
+import logging
+import math
+import threading
+from datetime import UTC, datetime
+from pathlib import Path
+
+import ipywidgets as w
+
+from henkit.charts.classboard import (
+    bust_alt,
+    bust_chart,
+    comparison_alt,
+    comparison_chart,
+    distance_alt,
+    distance_chart,
+)
+from henkit.classpool.base import Board, ClassStore, StoreError
+from henkit.classpool.exact import (
+    DistanceBand,
+    bot_spec,
+    bust_cells,
+    distance_band,
+    draw_comparison,
+    ending_comparisons,
+    first_roll_comparisons,
+    first_roll_law,
+    turn_end_law,
+)
+from henkit.classpool.records import check_session
+from henkit.classpool.stores import open_store
+from henkit.hens.rules import check_players
+from henkit.widgets.common import keep_alive, show_figure, show_text
+
+LOG = logging.getLogger("henkit.classpool")
+
+MIN_INTERVAL = 2.0
+"""The shortest time between two refreshes (seconds): one board query per 2 s at most."""
+MAX_INTERVAL = 3600.0
+FIRST_DICE = 8
+"""A turn's first roll is of 8 dice (Henpen's rules): the board's first-roll chart."""
+BAND_NS = tuple(sorted({round(10 ** (k / 4)) for k in range(25)}))
+"""The numbers of first rolls the distance band is drawn at: 1 to a million, 4 a decade."""
+MAX_HISTORY = 400
+"""The most points of the class's distance the board keeps (older ones are thinned)."""
+MAX_ENDING_CHARTS = 4
+"""Turn-ending charts shown: the students' and the first bots' by name."""
+
+_band_lock = threading.Lock()
+_band: DistanceBand | None = None
+
+
+def first_roll_band() -> DistanceBand:
+    """Where 95% of classes' distances to Binomial(8, 1/6) lie, at each n of BAND_NS (seeded,
+    computed once per kernel)."""
+    global _band
+    with _band_lock:
+        if _band is None:
+            _band = distance_band(first_roll_law(FIRST_DICE), BAND_NS, sims=2000, seed=8)
+        return _band
+
+
+def _up_to(band: DistanceBand, most: int) -> DistanceBand:
+    """The band's points up to `most` observations (the chart's x axis follows the class)."""
+    keep = [i for i, n in enumerate(band.n) if n <= most]
+    return DistanceBand(*(tuple(getattr(band, f)[i] for i in keep)
+                          for f in ("n", "mean", "low", "high")), band.level, band.sims)
+
+
+def _interval(interval: object) -> float:
+    if isinstance(interval, bool) or not isinstance(interval, int | float) or not (
+            math.isfinite(interval) and MIN_INTERVAL <= interval <= MAX_INTERVAL):
+        raise ValueError(f"interval is the seconds between refreshes, from {MIN_INTERVAL:g} to "
+                         f"{MAX_INTERVAL:g}, not {interval!r}"[:300])
+    return float(interval)
+
+
+def _store(store: object) -> tuple[ClassStore, bool]:
+    """The store to read and whether the board opened it (then it closes it)."""
+    if isinstance(store, ClassStore):
+        return store, False
+    if store is None or (isinstance(store, str | Path) and str(store).strip()):
+        return open_store(store), True
+    raise ValueError(f"store is a class pool (ClassStore), a file path or postgresql:// URL, or "
+                     f"None for HENKIT_CLASS_DB, not {store!r}"[:300])
+
+
+def _half(children: list[w.Widget]) -> w.Box:
+    return w.Box(children, layout=w.Layout(display="flex", flex_flow="row wrap", width="100%"))
+
+
+def _cell() -> w.Output:
+    return w.Output(layout=w.Layout(width="50%", min_width="420px", flex="1 1 420px"))
+
+
+class ClassBoard(w.VBox):
+    """The class board: counts of students and rolls, the pooled charts, refreshing by itself.
+
+    `store`: a ClassStore, a path or URL, or None (HENKIT_CLASS_DB / the data folder). `session`:
+    a class session id, or None for the current one (a `henkit class new` moves the board to the
+    new session). `interval`: seconds between refreshes, 2 or more. `hens_players`: the player
+    count the deck draws are compared with (the Hens game widget's default is 2). `auto=False`
+    starts no refresher (call `refresh()`).
+    """
+
+    def __init__(self, store: ClassStore | str | Path | None = None, session: str | None = None,
+                 interval: float = MIN_INTERVAL, *, hens_players: int = 2,
+                 auto: bool = True) -> None:
+        self.interval = _interval(interval)
+        if session is not None:
+            check_session(session)
+        self.hens_players = check_players(hens_players)
+        if not isinstance(auto, bool):
+            raise ValueError(f"auto is True or False, not {auto!r}")
+        self.store, self._owns_store = _store(store)
+        self.session = session
+        self.board: Board | None = None
+        self.online: bool | None = None
+        self.refreshes = 0
+        self.redraws = 0
+        self.history: list[tuple[int, float]] = []
+        self._laws_lock = threading.Lock()
+        self._laws_ready: set[str] = set()  # players whose exact law is worked out
+        self._laws_wanted: set[str] = set()  # players whose law is asked for
+        self._laws_drawn: set[str] = set()  # players whose law the charts show
+        self._lock = threading.RLock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._law_thread: threading.Thread | None = None
+
+        self.header = w.HTML(layout=w.Layout(min_height="2.2em"))
+        self.counts = w.HTML()
+        self.status = w.HTML(layout=w.Layout(min_height="1.6em"))
+        self.first_out, self.distance_out = _cell(), _cell()
+        self.bust_out, self.draw_out = _cell(), _cell()
+        self.ending_outs = [_cell() for _ in range(MAX_ENDING_CHARTS)]
+        super().__init__([
+            self.header, self.counts, self.status,
+            _half([self.first_out, self.distance_out]),
+            _half([self.bust_out, self.draw_out]),
+            _half(self.ending_outs),
+        ])
+        self.add_class("henkit-class-board")
+        self._say_header()
+        keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
+        self.refresh()
+        if auto:
+            self.start()
+
+    # ----- refreshing ---------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Start refreshing by itself every `interval` seconds (a daemon thread)."""
+        with self._lock:
+            if self._thread is not None and self._thread.is_alive():
+                return
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._run, name="henkit-class-board",
+                                            daemon=True)
+            self._thread.start()
+
+    def stop(self) -> None:
+        """Stop refreshing (the board keeps what it shows)."""
+        if not hasattr(self, "_stop"):
+            return  # a board whose arguments were refused never started
+        self._stop.set()
+        thread = self._thread
+        if thread is not None and thread is not threading.current_thread():
+            thread.join(timeout=10)
+        self._thread = None
+
+    @property
+    def running(self) -> bool:
+        """Whether the board refreshes by itself."""
+        return self._thread is not None and self._thread.is_alive()
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            try:
+                self.refresh()
+            except Exception:  # never let the refresher die: log, try again next time
+                LOG.exception("the class board could not refresh")
+
+    def refresh(self) -> bool:
+        """Read the board once (one `store.board()` call) and redraw if it changed; return
+        whether it redrew. An unreachable store shows "class pool offline" (no error)."""
+        with self._lock:
+            self.refreshes += 1
+            try:
+                board = self.store.board(self.session)
+            except StoreError as e:
+                if self.online is not False:
+                    self.online = False
+                    self._say(f"class pool offline: {e}. The board tries again every "
+                              f"{self.interval:g} s.", offline=True)
+                return False
+            came_back = self.online is False
+            self.online = True
+            if board == self.board and not came_back and not self._new_laws():
+                return False
+            self._draw(board)
+            return True
+
+    def close(self) -> None:
+        """Stop refreshing, close the store if the board opened it, and close the widget."""
+        self.stop()
+        if getattr(self, "_owns_store", False):
+            try:
+                self.store.close()
+            except StoreError:
+                pass
+        super().close()
+
+    # ----- drawing ------------------------------------------------------------------------------
+
+    def _new_laws(self) -> bool:
+        """Whether a bot's exact law became ready since the last redraw."""
+        with self._laws_lock:
+            return bool(self._laws_ready - self._laws_drawn)
+
+    def _draw(self, board: Board) -> None:
+        self.board = board
+        self.redraws += 1
+        s = board.summary
+        stamp = datetime.now(UTC).strftime("%H:%M:%S")
+        self.counts.value = (
+            "<div role='status' aria-live='polite' style='font-size:1.6em; line-height:1.4'>"
+            f"<b>{s.pages:,}</b> student page{'' if s.pages == 1 else 's'} · "
+            f"<b>{s.rolls:,}</b> roll{'' if s.rolls == 1 else 's'} · "
+            f"<b>{s.turns:,}</b> turn{'' if s.turns == 1 else 's'} · "
+            f"<b>{s.draws:,}</b> card draw{'' if s.draws == 1 else 's'} · "
+            f"<b>{s.barnyards:,}</b> barnyard{'' if s.barnyards == 1 else 's'}</div>")
+        self._say(f"class pool online, session {board.session or 'none yet'}; last change "
+                  f"shown {stamp} UTC")
+
+        eights = [c for c in first_roll_comparisons(board) if c.keys == tuple(range(FIRST_DICE + 1))]
+        first = eights[0]
+        show_figure(self.first_out, comparison_chart(first, "worms shown"), comparison_alt(first))
+        if first.n:
+            d = first.distance
+            if not self.history or self.history[-1][0] != first.n:
+                self.history.append((first.n, float(d)))
+                if len(self.history) > MAX_HISTORY:
+                    self.history = self.history[::2] + ([self.history[-1]]
+                                                        if len(self.history) % 2 == 0 else [])
+            band = _up_to(first_roll_band(), max(1000, 10 * first.n))
+            show_figure(self.distance_out,
+                        distance_chart(self.history, band, first_roll_law(FIRST_DICE)),
+                        distance_alt(self.history, band))
+        else:
+            show_text(self.distance_out, "The distance to the exact law appears with the "
+                                         "class's first rolls.")
+        cells = bust_cells(board)
+        if any(c.rolls for c in cells):
+            show_figure(self.bust_out, bust_chart(cells), bust_alt(cells))
+        else:
+            show_text(self.bust_out, "Busts appear when the class rolls.")
+        draws = draw_comparison(board, self.hens_players)
+        if draws.n:
+            show_figure(self.draw_out, comparison_chart(draws, "breed"), comparison_alt(draws))
+        else:
+            show_text(self.draw_out, "Hens deck draws appear when the class plays Hens.")
+        self._draw_endings(board)
+
+    def _draw_endings(self, board: Board) -> None:
+        players = sorted({who for who, _ in board.endings}, key=lambda x: (x != "student", x))
+        self._want_laws(players)
+        with self._laws_lock:
+            ready = set(self._laws_ready)
+        self._laws_drawn = ready
+        comparisons = ending_comparisons(board, laws=ready)[:MAX_ENDING_CHARTS]
+        for out, c in zip(self.ending_outs, comparisons, strict=False):
+            pending = not c.has_law and bot_spec(c.title.removesuffix("'s turns")
+                                                 if c.title != "students' turns" else "student")
+            title = c.title.capitalize() + (" (exact law being worked out...)" if pending else "")
+            fig = comparison_chart(c, "end of the turn: failure, or the total of a serving",
+                                   title=title)
+            alt = comparison_alt(c) + (f" {c.note.capitalize()}." if c.note else "")
+            show_figure(out, fig, alt)
+        for out in self.ending_outs[len(comparisons):]:
+            out.outputs = ()
+        if not comparisons:
+            show_text(self.ending_outs[0], "Turn endings appear when the class finishes turns.")
+
+    def _want_laws(self, players: list[str]) -> None:
+        """Work out the exact laws of players new to the board in a thread of their own (a few
+        seconds each, once per kernel): the board shows counts until they are ready."""
+        missing = [p for p in players if p not in self._laws_wanted and bot_spec(p)]
+        if not missing:
+            return
+        self._laws_wanted.update(missing)
+
+        def work() -> None:
+            for who in missing:
+                try:
+                    turn_end_law(who)
+                except Exception:
+                    LOG.exception("no exact turn law for %r", who)
+                    continue
+                with self._laws_lock:
+                    self._laws_ready.add(who)
+
+        self._law_thread = threading.Thread(target=work, name="henkit-turn-laws", daemon=True)
+        self._law_thread.start()
+
+    def wait_for_laws(self, timeout: float = 300.0) -> None:
+        """Wait until the exact laws asked for so far are ready (a notebook or a test)."""
+        thread = self._law_thread
+        if thread is not None:
+            thread.join(timeout=timeout)
+
+    # ----- words ------------------------------------------------------------------------------
+
+    def _say_header(self) -> None:
+        where = html.escape(getattr(self.store, "location", "the class pool"))
+        session = html.escape(self.session or "the current session")
+        self.header.value = (
+            "<h2 style='margin:0.2em 0'>Class board</h2>"
+            f"<div>Pooled from {where}, {session}; refreshes by itself every "
+            f"{self.interval:g} s. Counts only: no student's name or record is shown.</div>")
+
+    def _say(self, text: str, offline: bool = False) -> None:
+        body = html.escape(text)
+        if offline:
+            body = f"<b style='color:#B00020'>{body}</b>"
+        self.status.value = f"<div role='status' aria-live='polite'>{body}</div>"
+
+
+def status_of(board: ClassBoard) -> str:
+    """The board's status line as plain text (for tests and logs)."""
+    import re
+
+    if not isinstance(board, ClassBoard):
+        raise ValueError(f"board is a ClassBoard, not {board!r}"[:300])
+    return html.unescape(re.sub(r"<[^>]+>", "", board.status.value))
+
+
+def counts_of(board: ClassBoard) -> str:
+    """The board's counts line as plain text (for tests and logs)."""
+    import re
+
+    if not isinstance(board, ClassBoard):
+        raise ValueError(f"board is a ClassBoard, not {board!r}"[:300])
+    return html.unescape(re.sub(r"<[^>]+>", "", board.counts.value))
+
