@@ -27,7 +27,11 @@ Schema (the same in SQLite and PostgreSQL, `schema_sql`):
   henkit_records_session from page to page (one index search per page, not per record).
 
   Every aggregate is one statement that reads only its index (the tests check SQLite's query
-  plans); `board()` is all of them in one statement (UNION ALL), one round trip per refresh.
+  plans); all of them in one statement (UNION ALL) is `RECORDS_BOARD_SQL`.
+- `henkit_tallies(session, part, i1, i2, t1, t2, n1, n2)`: the board's running counts, one row
+  per counter, kept by a trigger on henkit_records (only rows really inserted count). `board()`
+  reads them in one statement, one primary-key range: its cost does not grow with the records
+  (the tests check that the tallies always equal the aggregates over the records).
 - Times are whole microseconds since 1970 (UTC); `taken` is a bit mask of the faces taken (bit
   face-1) beside its size `n_taken`; `bust` is 0 or 1; a draw's `source` is -1 for the deck.
 
@@ -343,8 +347,82 @@ AGGREGATES: dict[str, str] = {
 }
 """Each aggregate query of the class board; its parameters: the session (None: the current), as
 many times as it has "?"."""
-BOARD_SQL = " UNION ALL ".join(AGGREGATES.values())
-"""The whole class board in one statement (its parameters: the session, once per "?")."""
+# The class board reads running tallies, not the records: each record adds one to a few
+# counters (a database trigger, so every writer keeps them, and only rows really inserted count:
+# a (page, seq) written again adds nothing). A refresh then reads a few hundred rows whatever
+# the number of records: over 100,000 records the aggregates above took 32 ms of CPU per refresh
+# on SQLite and 65 ms on PostgreSQL (30 boards every 2 s: half a core, a whole core); the
+# tallies take well under a millisecond (benchmarks/bench_classpool.py).
+# Each tally: its part, its key (two numbers, two texts; -9 and '' where a part has none), what
+# it adds to its two counts, and which records it counts. Written once, used for the trigger
+# ({r} = "NEW.") and for filling the tallies of a store made before them ({r} = "").
+NO_NUMBER, NO_TEXT = -9, "''"
+TALLIES: tuple[tuple[str, str, str, str, str, str | None, str], ...] = (
+    ("kind", "-9", "-9", "{r}kind", "''", None, "TRUE"),
+    ("page", "-9", "-9", "{r}page", "''", None, "TRUE"),
+    ("first", "{r}dice", "{r}worms", "''", "''", None, "{r}kind = 'roll' AND {r}taken = 0"),
+    ("bust", "{r}dice", "{r}n_taken", "''", "''", "{r}bust", "{r}kind = 'roll'"),
+    ("turn", "{r}total", "-9", "{r}who", "COALESCE({r}failure, '')", None, "{r}kind = 'turn'"),
+    ("draw", "{r}source", "-9", "{r}card", "''", None, "{r}kind = 'draw'"),
+)
+_TALLY_KEY = "session, part, i1, i2, t1, t2"
+
+
+def _tally_statements() -> tuple[str, ...]:
+    """The statements a trigger runs for each new record (NEW) to add it to the tallies."""
+    out = []
+    for part, i1, i2, t1, t2, second, where in TALLIES:
+        keys = ", ".join(x.format(r="NEW.") for x in (i1, i2, t1, t2))
+        n2 = "0" if second is None else second.format(r="NEW.")
+        # "WHERE ..." before ON CONFLICT: SQLite needs it to tell an upsert from a join.
+        out.append(f"INSERT INTO henkit_tallies ({_TALLY_KEY}, n1, n2)"
+                   f" SELECT NEW.session, '{part}', {keys}, 1, {n2}"
+                   f" WHERE {where.format(r='NEW.')}"
+                   f" ON CONFLICT ({_TALLY_KEY}) DO UPDATE SET"
+                   " n1 = henkit_tallies.n1 + excluded.n1, n2 = henkit_tallies.n2 + excluded.n2")
+    return tuple(out)
+
+
+def _tally_backfill() -> tuple[str, ...]:
+    """The statements that fill empty tallies from the records already stored."""
+    out = []
+    for part, i1, i2, t1, t2, second, where in TALLIES:
+        keys = [x.format(r="") for x in (i1, i2, t1, t2)]
+        group = ", ".join(["session", *(k for k in keys if not k.startswith(("-", "'")))])
+        n2 = "0" if second is None else f"sum({second.format(r='')})"
+        out.append(f"INSERT INTO henkit_tallies ({_TALLY_KEY}, n1, n2)"
+                   f" SELECT session, '{part}', {', '.join(keys)}, count(*), {n2}"
+                   f" FROM henkit_records WHERE {where.format(r='')} GROUP BY {group}")
+    return tuple(out)
+
+
+TALLY_STATEMENTS = _tally_statements()
+"""What a trigger runs for each new record (NEW) to add it to the tallies."""
+TALLY_BACKFILL = _tally_backfill()
+"""What fills empty tallies from the records already stored."""
+
+TALLIES_TABLE = (
+    "CREATE TABLE IF NOT EXISTS henkit_tallies ("
+    " session TEXT NOT NULL, part TEXT NOT NULL, i1 INTEGER NOT NULL, i2 INTEGER NOT NULL,"
+    " t1 TEXT NOT NULL, t2 TEXT NOT NULL, n1 BIGINT NOT NULL, n2 BIGINT NOT NULL,"
+    f" PRIMARY KEY ({_TALLY_KEY}))"
+)
+"""The running tallies the class board reads (one row per counter of a session)."""
+
+_TALLY = f"FROM henkit_tallies WHERE session = {_SESSION}"
+BOARD_SQL = (
+    f"SELECT part, NULLIF(i1, {NO_NUMBER}), NULLIF(i2, {NO_NUMBER}), NULLIF(t1, {NO_TEXT}),"
+    f" NULLIF(t2, {NO_TEXT}), n1, n2, {_Z}, {_Z}, {_Z}"
+    f" {_TALLY} AND part IN ('first', 'bust', 'turn', 'draw')"
+    f" UNION ALL SELECT 'summary', {_I}, {_I}, {_SESSION}, {_T},"
+    f" (SELECT count(*) {_TALLY} AND part = 'page'), "
+    + ", ".join(f"COALESCE((SELECT n1 {_TALLY} AND part = 'kind' AND t1 = '{kind}'), 0)"
+                for kind in KINDS)
+)
+"""The whole class board in one statement over the tallies (its parameters: the session, once
+per "?"): one primary-key range read, a few hundred rows at most."""
+RECORDS_BOARD_SQL = " UNION ALL ".join(AGGREGATES.values())
+"""The same board computed from the records themselves (what the tallies must always equal)."""
 
 
 INSERT_ROWS = 500
@@ -539,6 +617,14 @@ class SQLStore(ClassStore):
         if row is None:
             raise StoreError(f"the class pool at {self.location} has no session")
         return row[0], row[1]
+
+    def _fill_tallies(self, cur: Any) -> None:
+        """Inside the schema's write transaction, after the trigger exists: fill the tallies of
+        a store made before them from its records (nothing to do for a new store)."""
+        cur.execute("SELECT count(*) FROM henkit_tallies")
+        if cur.fetchone()[0] == 0:
+            for statement in TALLY_BACKFILL:
+                cur.execute(statement)
 
     def _first_session(self, cur: Any) -> None:
         """Inside the schema's write transaction: start the first session of a new store."""

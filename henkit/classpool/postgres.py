@@ -14,10 +14,23 @@ from contextlib import contextmanager
 from typing import Any
 
 from henkit.checks import whole
-from henkit.classpool.base import SQLStore, StoreError, schema_sql
+from henkit.classpool.base import (
+    TALLIES_TABLE,
+    TALLY_STATEMENTS,
+    SQLStore,
+    StoreError,
+    schema_sql,
+)
 
 ADVISORY_LOCK = 0x68656E6B6974  # "henkit": the lock servers take to create the schema
 URL = re.compile(r"postgres(ql)?://.*", re.DOTALL)
+TALLY_TRIGGER = (
+    "CREATE OR REPLACE FUNCTION henkit_tally() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN "
+    + "; ".join(TALLY_STATEMENTS) + "; RETURN NULL; END $$",
+    ("CREATE OR REPLACE TRIGGER henkit_tally AFTER INSERT ON henkit_records"
+     " FOR EACH ROW EXECUTE FUNCTION henkit_tally()"),
+)
+"""The trigger that keeps the board's tallies (PostgreSQL 14 or later)."""
 
 
 def hide_password(url: str) -> str:
@@ -56,14 +69,17 @@ class PostgresStore(SQLStore):
         self.driver_errors = (psycopg.Error,)
         conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
         try:
-            ready = conn.execute("SELECT to_regclass('henkit_card_draws') IS NOT NULL").fetchone()
+            # The tallies came last (with their trigger, in the same transaction).
+            ready = conn.execute("SELECT to_regclass('henkit_tallies') IS NOT NULL").fetchone()
             if not ready[0]:
                 with conn.transaction():
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
                     cur = conn.cursor()
-                    for statement in schema_sql(
-                            "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"):
+                    for statement in (*schema_sql(
+                            "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
+                            TALLIES_TABLE, *TALLY_TRIGGER):
                         cur.execute(statement)
+                    self._fill_tallies(cur)
                     self._first_session(cur)
         except BaseException:
             conn.close()

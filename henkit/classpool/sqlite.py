@@ -18,10 +18,22 @@ from typing import Any
 
 import numpy as np
 
-from henkit.classpool.base import AGGREGATES, BOARD_SQL, SQLStore, StoreError, schema_sql
+from henkit.classpool.base import (
+    AGGREGATES,
+    BOARD_SQL,
+    RECORDS_BOARD_SQL,
+    TALLIES_TABLE,
+    TALLY_STATEMENTS,
+    SQLStore,
+    StoreError,
+    schema_sql,
+)
 
-SCHEMA_VERSION = 1
-"""The schema this henkit writes (SQLite's `PRAGMA user_version`)."""
+SCHEMA_VERSION = 2
+"""The schema this henkit writes (SQLite's `PRAGMA user_version`): 2 added the board's tallies
+(a store of schema 1 gets them, filled from its records, when first opened)."""
+TALLY_TRIGGER = ("CREATE TRIGGER IF NOT EXISTS henkit_tally AFTER INSERT ON henkit_records BEGIN "
+                 + "; ".join(TALLY_STATEMENTS) + "; END")
 
 
 class SQLiteStore(SQLStore):
@@ -63,8 +75,10 @@ class SQLiteStore(SQLStore):
             conn.execute("PRAGMA synchronous=NORMAL")
             if version < SCHEMA_VERSION:
                 with self._write(conn) as cur:
-                    for statement in schema_sql("id INTEGER PRIMARY KEY"):
+                    for statement in (*schema_sql("id INTEGER PRIMARY KEY"), TALLIES_TABLE,
+                                      TALLY_TRIGGER):
                         cur.execute(statement)
+                    self._fill_tallies(cur)
                     self._first_session(cur)
                     cur.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except BaseException:
@@ -90,10 +104,12 @@ class SQLiteStore(SQLStore):
         return True
 
     def query_plan(self, name: str = "board") -> list[str]:
-        """SQLite's plan (EXPLAIN QUERY PLAN details) for an aggregate, or "board" for them all."""
-        if not isinstance(name, str) or (name != "board" and name not in AGGREGATES):
-            raise ValueError(f"a query is 'board' or one of {', '.join(AGGREGATES)}, not {name!r}")
-        sql = BOARD_SQL if name == "board" else AGGREGATES[name]
+        """SQLite's plan (EXPLAIN QUERY PLAN details) for an aggregate, "records board" for them
+        all, or "board" for the board's read of the tallies."""
+        queries = {"board": BOARD_SQL, "records board": RECORDS_BOARD_SQL, **AGGREGATES}
+        if not isinstance(name, str) or name not in queries:
+            raise ValueError(f"a query is one of {', '.join(queries)}, not {name!r}")
+        sql = queries[name]
         with self._connection() as conn:
             rows = conn.execute(f"EXPLAIN QUERY PLAN {sql}", (None,) * sql.count("?")).fetchall()
         return [row[-1] for row in rows]
