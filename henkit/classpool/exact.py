@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 import re
+import threading
 from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -235,9 +236,13 @@ def turn_end_law(who: str, rules: Rules | None = None) -> TurnLaw | None:
         raise ValueError(f"rules must be henkit.henpen Rules or None, not {rules!r}"[:300])
     if spec is None:
         return None
-    chances = _walk(spec, rules)
+    with _WALK_LOCK:  # a second caller (the board's thread, a notebook cell) waits for the first
+        chances = _walk(spec, rules)
     note = COMPARED_WITH_OPTIMAL if who == STUDENT else FRESH_TURN
     return TurnLaw(who, "optimal" if who == STUDENT else spec, dict(chances), note)
+
+
+_WALK_LOCK = threading.Lock()
 
 
 @lru_cache(maxsize=32)

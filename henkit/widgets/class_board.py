@@ -48,7 +48,7 @@ from henkit.classpool.exact import (
 from henkit.classpool.records import check_session
 from henkit.classpool.stores import open_store
 from henkit.hens.rules import check_players
-from henkit.widgets.common import keep_alive, show_figure, show_text
+from henkit.widgets.common import button, keep_alive, show_figure, show_text
 
 LOG = logging.getLogger("henkit.classpool")
 
@@ -149,11 +149,14 @@ class ClassBoard(w.VBox):
         self.header = w.HTML(layout=w.Layout(min_height="2.2em"))
         self.counts = w.HTML()
         self.status = w.HTML(layout=w.Layout(min_height="1.6em"))
+        # Not needed (the board refreshes by itself): for a teacher who wants it now.
+        self.refresh_button = button("Refresh now", "Read the class pool now (the board also "
+                                     "refreshes by itself)", self.refresh)
         self.first_out, self.distance_out = _cell(), _cell()
         self.bust_out, self.draw_out = _cell(), _cell()
         self.ending_outs = [_cell() for _ in range(MAX_ENDING_CHARTS)]
         super().__init__([
-            self.header, self.counts, self.status,
+            self.header, self.counts, w.HBox([self.refresh_button, self.status]),
             _half([self.first_out, self.distance_out]),
             _half([self.bust_out, self.draw_out]),
             _half(self.ending_outs),
@@ -253,6 +256,7 @@ class ClassBoard(w.VBox):
 
         eights = [c for c in first_roll_comparisons(board) if c.keys == tuple(range(FIRST_DICE + 1))]
         first = eights[0]
+        # Always drawn: before the first roll it shows the exact law the class will fill in.
         show_figure(self.first_out, comparison_chart(first, "worms shown"), comparison_alt(first))
         if first.n:
             d = first.distance
