@@ -1,28 +1,56 @@
-"""Dashboards in a real browser: time to the first usable widget (preheated and cold) and to the
-first drawn chart, click to update, and 30 viewers at once (with the default settings and with
-the README's settings for a class). Run with `.venv/bin/python -m benchmarks dashboards`.
+"""Dashboards in a real browser (issues 11 and 14), in parts that can be run alone:
+
+  floor         open-to-usable of every dashboard, preheated and cold, next to the probe page
+                (tests/browser/probe.ipynb: one button, one label, one chart) served beside
+                them by the same server, as a ratio to it (target <= 1.1x)
+  floor-cut     the probe page on a server with Voilà's stock extension list beside one with
+                henkit's (voila.json's extension_denylist), samples taken in turn
+  breakdown     where each dashboard spends time above the probe: kernel-side notebook time
+                before the first widget, widget models, kernel messages and bytes before usable
+  clicks        click to update on the dashboards that have a timed control
+  rush-lesson   30 viewers at once on dashboard 1, served with `LESSON=01_rolling_dice
+                CLASS=30` (also: how long preparing the lesson took, and its kernels' memory)
+  rush-one      30 viewers at once on dashboard 1 with the default settings
+  rush-round    30 viewers at once spread round-robin over the dashboards, with the defaults
+                and with POOL=5 FILL_DELAY=120
+
+`.venv/bin/python -m benchmarks dashboards` runs every part (HENKIT_BENCH_PARTS=a,b picks some);
+`.venv/bin/python -m benchmarks.bench_dashboards --parts floor,rush-lesson --viewers 30` runs
+some with options. HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb measures only some dashboards.
 
 Times are taken inside the page (performance.now() from navigation start), so Playwright's own
 overhead is not counted. Every page gets a fresh browser context: no cache, as a student's
-first visit. Set HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb to measure only some dashboards.
+first visit. A rush opens its pages without waiting for any first byte (as 30 students clicking
+a link at once), and a page that never becomes usable is reported with its last state and the
+server's log lines for its kernel. The machine's load and its pickomino-env figure (a reference
+that moves with the machine, not with the pages) are printed beside the figures.
 """
 
 from __future__ import annotations
 
+import argparse
+import json
+import math
 import os
 import re
 import signal
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Callable
+from pathlib import Path
 
-from benchmarks.harness import Result
+from benchmarks.harness import Result, format_table, machine_load, pickomino_steps_per_second
 from tests.browser.browsing import (
     MARK_USABLE,
+    PROBE,
+    SITE,
     TIME_CLICK,
     VIEWPORT,
     VoilaServer,
     chart_after_ms,
+    cpu_seconds,
     dashboards,
     free_port,
     launch_chromium,
@@ -31,13 +59,23 @@ from tests.browser.browsing import (
 
 SAMPLES = 5
 VIEWERS = 30
-# The README's settings for a class arriving at once: 5 preheated kernels per dashboard, and
-# used ones replaced only after the rush (refills running during it slow every page down).
+RUSH_TIMEOUT_S = 300
+LESSON = "01_rolling_dice"
+# The README's older settings for a class spread over every dashboard: 5 preheated kernels per
+# dashboard, used ones replaced only after the rush (refills during it slow every page down).
 CLASS_POOL = 5
 CLASS_FILL_DELAY = 120
 PREHEATED_TARGET_S = 1.5
 COLD_TARGET_S = 4.0
+FLOOR_RATIO_TARGET = 1.1
 CLICK_TARGET_MS = 100.0
+RUSH_MEDIAN_TARGET_S = 10.0
+RUSH_SLOWEST_TARGET_S = 20.0
+# The federated extensions voila.json denied before issue 14's cuts (floor-cut compares a
+# server with this list, loading the other unused ones, with one with voila.json's list).
+STOCK_DENYLIST = ["jupyterlab-plotly", "anywidget"]
+
+PARTS = ("floor", "floor-cut", "breakdown", "clicks", "rush-lesson", "rush-one", "rush-round")
 
 # For each dashboard, the control to click (found by its label, so it may be clicked again and
 # again: a toggle), the element that updates and a JS test on it that the update is complete.
@@ -59,21 +97,38 @@ def chosen() -> list[str]:
     return names
 
 
-def open_page(browser, url: str):
-    """A page in a fresh context, marking when its first widget is usable, navigating to url."""
+def site_with_probe() -> Path:
+    """A served folder holding every published dashboard and the probe page, side by side."""
+    folder = Path(tempfile.mkdtemp(prefix="henkit-bench-site-"))
+    for name in dashboards():
+        (folder / name).symlink_to((SITE / name).resolve())
+    (folder / PROBE.name).symlink_to(PROBE)
+    return folder
+
+
+def open_page(browser, url: str, wait: bool = True):
+    """A page in a fresh context, marking when its first widget is usable, navigating to url:
+    waiting for the first byte, or (wait=False, a rush) not waiting at all."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.add_init_script(MARK_USABLE)
-    page.goto(url, wait_until="commit")
+    page.console_errors = []
+    page.on("console", lambda m: m.type == "error" and page.console_errors.append(m.text))
+    if wait:
+        page.goto(url, wait_until="commit", timeout=RUSH_TIMEOUT_S * 1000)
+    else:
+        page.evaluate("url => { window.location.href = url; }", url)
     return page
 
 
 def close_page(page) -> None:
     """Close a page as a viewer closes a tab: its beforeunload asks Voilà to shut the kernel
     down (closing the context alone would leave every kernel running until culled)."""
-    page.close(run_before_unload=True)
-    time.sleep(0.3)  # the shutdown beacon leaves before the context goes
-    page.context.close()
+    try:
+        page.close(run_before_unload=True)
+        time.sleep(0.3)  # the shutdown beacon leaves before the context goes
+    finally:
+        page.context.close()
 
 
 def pool_fills(server: VoilaServer, name: str) -> int:
@@ -92,41 +147,198 @@ def wait_for_refill(server: VoilaServer, name: str, count: int, timeout: float =
     server.wait_until_quiet()
 
 
-def time_loads(
-    browser, server: VoilaServer, name: str, preheated: bool
-) -> tuple[list[float], list[float]]:
-    """Seconds to the first usable widget and to the first drawn chart, SAMPLES times each,
-    each page closed after."""
-    times, charts = [], []
+def one_load(browser, server: VoilaServer, name: str, preheated: bool) -> tuple[float, float]:
+    """Seconds to the first usable widget and to the first drawn chart (nan if none) of one
+    fresh page, closed after; a preheated server gets its kernel back before returning."""
+    fills = pool_fills(server, name)
+    page = open_page(browser, server.dashboard_url(name))
+    usable = usable_after_ms(page) / 1000
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        chart = chart_after_ms(page, timeout=30_000) / 1000
+    except PlaywrightError:
+        chart = float("nan")  # a page with no chart (or none in time)
+    close_page(page)
+    if preheated:
+        wait_for_refill(server, name, fills)
+    else:
+        time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
+    return usable, chart
+
+
+def floor_results(browser, server: VoilaServer, names: list[str], preheated: bool) -> list[Result]:
+    """Open-to-usable of the probe and of each dashboard, SAMPLES rounds taken in turn (so a
+    change of machine load touches all alike), with each dashboard's ratio to the probe."""
+    pages = [PROBE.name, *names]
+    times: dict[str, list[float]] = {n: [] for n in pages}
+    charts: dict[str, list[float]] = {n: [] for n in pages}
     for _ in range(SAMPLES):
-        fills = pool_fills(server, name)
-        page = open_page(browser, server.dashboard_url(name))
-        times.append(usable_after_ms(page) / 1000)
-        charts.append(chart_after_ms(page) / 1000)
-        close_page(page)
-        if preheated:
+        for name in pages:
+            usable, chart = one_load(browser, server, name, preheated)
+            times[name].append(usable)
+            charts[name].append(chart)
+    kind, target = ("preheated", PREHEATED_TARGET_S) if preheated else ("cold", COLD_TARGET_S)
+    floor = statistics.median(times[PROBE.name])
+    results = [
+        Result(f"floor (probe page): open to usable, {kind}", floor, "s", None, False,
+               f"samples {', '.join(f'{t:.2f}' for t in times[PROBE.name])}")
+    ]
+    for name in names:
+        median = statistics.median(times[name])
+        drawn = [c for c in charts[name] if not math.isnan(c)]
+        results.append(Result(
+            f"{name}: open to usable, {kind}", median, "s", target, False,
+            f"samples {', '.join(f'{t:.2f}' for t in times[name])}"
+            + (f"; first chart median {statistics.median(drawn):.2f} s" if drawn else "")))
+        results.append(Result(
+            f"{name}: {kind}, ratio to the floor", median / floor, "x", FLOOR_RATIO_TARGET,
+            False, f"{median:.2f} s / probe {floor:.2f} s in the same run"))
+    return results
+
+
+def run_floor(browser, names: list[str]) -> list[Result]:
+    """The floor part: probe and dashboards on one server, preheated, then cold."""
+    site = site_with_probe()
+    results = []
+    for preheated in (True, False):
+        extra = () if preheated else ("--VoilaConfiguration.preheat_kernel=False",)
+        server = VoilaServer(port=free_port(), site=site, extra_args=extra).start()
+        try:
+            if preheated:
+                server.wait_for_pools(dashboards(site), timeout=600)
+            server.wait_until_quiet(timeout=600)
+            results.extend(floor_results(browser, server, names, preheated))
+        finally:
+            server.stop()
+    return results
+
+
+def run_floor_cut(browser, names: list[str]) -> list[Result]:
+    """The floor-cut part: the probe on a server loading Voilà's stock extensions and on one with
+    henkit's cuts, samples in turn, preheated."""
+    site = Path(tempfile.mkdtemp(prefix="henkit-bench-probe-"))
+    (site / PROBE.name).symlink_to(PROBE)
+    stock = "--VoilaConfiguration.extension_denylist=" + json.dumps(STOCK_DENYLIST)
+    servers = {
+        "the extensions before the cuts": VoilaServer(port=free_port(), site=site, extra_args=(stock,)),
+        "henkit's cuts": VoilaServer(port=free_port(), site=site),
+    }
+    times: dict[str, list[float]] = {k: [] for k in servers}
+    try:
+        for server in servers.values():
+            server.start()
+        for server in servers.values():
+            server.wait_for_pools([PROBE.name])
+            server.wait_until_quiet()
+        for _ in range(2 * SAMPLES):
+            for label, server in servers.items():
+                times[label].append(one_load(browser, server, PROBE.name, preheated=True)[0])
+    finally:
+        for server in servers.values():
+            server.stop()
+    before, after = (statistics.median(times[k]) for k in servers)
+    return [
+        Result(f"floor with {label} (probe, preheated, median of {2 * SAMPLES})",
+               statistics.median(t), "s", None, False,
+               f"samples {', '.join(f'{x:.2f}' for x in t)}")
+        for label, t in times.items()
+    ] + [Result("floor after the cuts / before", after / before, "x", None, False,
+                "below 1: the cuts lowered the floor")]
+
+
+# --- Where a dashboard spends time above the probe ------------------------------------------
+
+#: Installed in every page: kernel messages received (count, bytes) until the first usable widget.
+COUNT_MESSAGES = """
+(() => {
+  window.__henkitMessages = 0; window.__henkitBytes = 0;
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    ws.addEventListener('message', (e) => {
+      if (window.__henkitUsable !== undefined) return;
+      window.__henkitMessages += 1;
+      window.__henkitBytes += typeof e.data === 'string' ? e.data.length : (e.data.byteLength || e.data.size || 0);
+    });
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();
+"""
+
+
+def kernel_time_to_first_widget(notebook: Path) -> tuple[float, float, int]:
+    """Run a notebook in a fresh kernel as Voilà would (nbclient, timings recorded); return the
+    seconds its cells ran before the first cell that shows a widget, in all, and how many
+    widget views its outputs hold."""
+    import nbformat
+    from nbclient import NotebookClient
+
+    nb = nbformat.read(notebook, as_version=4)
+    NotebookClient(nb, timeout=600, kernel_name="python3", resources={
+        "metadata": {"path": str(SITE)}}).execute()
+    before, total, views, seen = 0.0, 0.0, 0, False
+    for cell in nb.cells:
+        if cell.cell_type != "code":
+            continue
+        timing = cell.metadata.get("execution", {})
+        start = timing.get("iopub.status.busy")
+        end = timing.get("iopub.status.idle") or timing.get("shell.execute_reply")
+        seconds = 0.0
+        if start and end:
+            from datetime import datetime
+            seconds = (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
+        shows = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+                    for o in cell.get("outputs", []))
+        views += shows
+        if not seen:
+            before += seconds
+        seen = seen or shows > 0
+        total += seconds
+    return before, total, views
+
+
+def run_breakdown(browser, names: list[str]) -> list[Result]:
+    """The breakdown part: for the probe and each dashboard, kernel time before the first widget
+    (a fresh kernel, as a cold page), widget models, kernel messages and bytes before usable,
+    page HTML bytes (a preheated page)."""
+    site = site_with_probe()
+    results = []
+    for name in [PROBE.name, *names]:
+        before, total, views = kernel_time_to_first_widget((site / name).resolve())
+        results.append(Result(f"{name}: kernel time before the first widget", before, "s", None,
+                              False, f"whole notebook {total:.2f} s; {views} widget views shown"))
+    server = VoilaServer(port=free_port(), site=site).start()
+    try:
+        server.wait_for_pools(dashboards(site), timeout=600)
+        server.wait_until_quiet(timeout=600)
+        for name in [PROBE.name, *names]:
+            fills = pool_fills(server, name)
+            context = browser.new_context(viewport=VIEWPORT)
+            page = context.new_page()
+            page.add_init_script(MARK_USABLE)
+            page.add_init_script(COUNT_MESSAGES)
+            response = page.goto(server.dashboard_url(name), wait_until="commit")
+            usable = usable_after_ms(page) / 1000
+            html = len(response.body())
+            messages, size = page.evaluate("[window.__henkitMessages, window.__henkitBytes]")
+            page.wait_for_timeout(2000)
+            models = page.evaluate(
+                "document.querySelectorAll('.jupyter-widgets, .widget-output').length")
+            close_page(page)
             wait_for_refill(server, name, fills)
-        else:
-            time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
-    return times, charts
+            results.append(Result(
+                f"{name}: kernel bytes before usable (preheated)", size / 1e3, "kB", None, False,
+                f"{messages} messages; usable after {usable:.2f} s; page HTML {html / 1e3:.0f} kB;"
+                f" {models} widget elements on the page"))
+    finally:
+        server.stop()
+    return results
 
 
-def load_result(browser, server: VoilaServer, name: str, preheated: bool) -> Result:
-    """The open-to-usable figure of one dashboard, with its samples and first-chart time."""
-    times, charts = time_loads(browser, server, name, preheated)
-    kind, target = (
-        ("preheated", PREHEATED_TARGET_S) if preheated else ("cold kernel", COLD_TARGET_S)
-    )
-    return Result(
-        f"{name}: open to usable, {kind} (median of {SAMPLES})",
-        statistics.median(times),
-        "s",
-        target,
-        False,
-        f"samples {', '.join(f'{t:.2f}' for t in times)}"
-        + ("" if preheated else " (the first with henkit's results cache empty)")
-        + f"; first chart drawn after median {statistics.median(charts):.2f} s",
-    )
+# --- Clicks -------------------------------------------------------------------------------
 
 
 def time_clicks(browser, server: VoilaServer, name: str) -> list[float]:
@@ -145,110 +357,259 @@ def time_clicks(browser, server: VoilaServer, name: str) -> list[float]:
     return times
 
 
-def viewers_at_once(browser, server: VoilaServer, names: list[str], timeout_s: float = 240):
-    """Open VIEWERS pages at once over the dashboards; return (seconds to usable of each page
-    that became usable within timeout_s, seconds until the last did, MB per kernel meanwhile)."""
+def run_clicks(browser, names: list[str]) -> list[Result]:
+    """The clicks part: one preheated server, each dashboard with a timed control."""
+    server = VoilaServer(port=free_port()).start()
+    results = []
+    try:
+        server.wait_for_pools(dashboards(), timeout=600)
+        server.wait_until_quiet(timeout=600)
+        for name in names:
+            if name in CLICKS:
+                clicks = time_clicks(browser, server, name)
+                results.append(Result(
+                    f"{name}: click to update (median of {SAMPLES})", statistics.median(clicks),
+                    "ms", CLICK_TARGET_MS, False,
+                    f"samples {', '.join(f'{t:.0f}' for t in clicks)}"))
+    finally:
+        server.stop()
+    return results
+
+
+# --- 30 viewers at once -------------------------------------------------------------------
+
+
+def server_cpu(server: VoilaServer) -> dict[int, float]:
+    """CPU seconds used so far by Voilà and each of its kernels, by pid."""
+    if server.process is None:
+        return {}
+    return {pid: cpu_seconds(pid) for pid in [server.process.pid, *server.kernel_pids()]}
+
+
+def page_state(page) -> dict:
+    """What a page that did not become usable shows: load state, kernel, text, widgets."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    try:
+        return page.evaluate("""() => {
+          const cfg = document.querySelector('#jupyter-config-data');
+          let kernel = null;
+          try { kernel = cfg ? JSON.parse(cfg.textContent).kernelId : null; } catch (e) {}
+          return {url: location.href, readyState: document.readyState, kernel,
+                  widgets: document.querySelectorAll('.jupyter-widgets').length,
+                  text: document.body ? document.body.innerText.slice(0, 200) : ''};
+        }""")
+    except PlaywrightError as e:  # a page that crashed or is still between documents
+        return {"url": page.url, "error": str(e)[:200]}
+
+
+def why_not_usable(page, server: VoilaServer, log_from: int) -> str:
+    """The page's last state and the server's log lines (since the rush began) for its kernel,
+    or the server's warnings and errors when the page never got a kernel."""
+    state = page_state(page)
+    log = server.log()[log_from:].splitlines()
+    kernel = state.get("kernel")
+    if kernel:
+        lines = [line for line in log if kernel in line]
+    else:
+        lines = [line for line in log if re.search(r"WARNING|ERROR|Traceback|[Tt]imeout", line)]
+    errors = page.console_errors[-3:]
+    return (f"page {json.dumps(state)[:400]}; console errors {errors}; "
+            f"server log ({'kernel ' + kernel if kernel else 'no kernel named'}): "
+            + (" | ".join(line[:200] for line in lines[-8:]) or "nothing"))
+
+
+def viewers_at_once(browser, server: VoilaServer, names: list[str], viewers: int):
+    """Open `viewers` pages at once (no waiting for a first byte) over `names` in turn; return
+    (seconds to usable of each page that became usable within RUSH_TIMEOUT_S, wall seconds,
+    server CPU seconds used meanwhile, MB per kernel, why each other page was not usable)."""
+    log_from = len(server.log())
+    cpu_before = server_cpu(server)
     t0 = time.monotonic()
-    pages = [
-        open_page(browser, server.dashboard_url(names[i % len(names)])) for i in range(VIEWERS)
-    ]
-    usable = []
+    pages = [open_page(browser, server.dashboard_url(names[i % len(names)]), wait=False)
+             for i in range(viewers)]
+    usable, failed = [], []
     for p in pages:
-        left_ms = max(1_000.0, (timeout_s - (time.monotonic() - t0)) * 1000)
+        left_ms = max(1_000.0, (RUSH_TIMEOUT_S - (time.monotonic() - t0)) * 1000)
         try:
             usable.append(usable_after_ms(p, timeout=left_ms) / 1000)
         except RuntimeError:
-            pass  # counted below as a page that never became usable
+            failed.append(p)
     wall = time.monotonic() - t0
+    cpu_after = server_cpu(server)
+    cpu = sum(after - cpu_before.get(pid, 0.0) for pid, after in cpu_after.items())
     memory = server.kernels_rss_mb()
+    reasons = [why_not_usable(p, server, log_from) for p in failed]
     for p in pages:
         close_page(p)
-    return usable, wall, memory
+    return usable, wall, cpu, memory, reasons
 
 
-def rush_results(browser, server: VoilaServer, names: list[str], setting: str) -> list[Result]:
-    """VIEWERS pages opened at once on `server`: how many became usable, how soon, and memory."""
-    usable, wall, memory = viewers_at_once(browser, server, names)
+def rush_results(browser, server: VoilaServer, names: list[str], setting: str,
+                 viewers: int, targets: bool = False) -> list[Result]:
+    """`viewers` pages opened at once on `server`: how many became usable, median and slowest,
+    server CPU per viewer, memory; every page that was not usable, with why."""
+    load = machine_load()
+    usable, wall, cpu, memory, reasons = viewers_at_once(browser, server, names, viewers)
+    where = "dashboard 1" if len(names) == 1 else "round-robin"
+    head = f"{viewers} viewers at once, {where} ({setting})"
     results = [
-        Result(
-            f"{VIEWERS} viewers at once ({setting}): pages usable within 240 s",
-            len(usable),
-            "pages",
-            VIEWERS,
-            True,
-            f"usable after median {statistics.median(usable or [0]):.1f} s, "
-            f"slowest {max(usable or [0]):.1f} s; wall {wall:.1f} s",
-        )
+        Result(f"{head}: usable within {RUSH_TIMEOUT_S} s", len(usable), "pages", viewers, True,
+               f"wall {wall:.1f} s; {load} at the start"
+               + "".join(f"\n    NOT USABLE: {r}" for r in reasons)),
+        Result(f"{head}: median open to usable", statistics.median(usable or [float("nan")]),
+               "s", RUSH_MEDIAN_TARGET_S if targets else None, False),
+        Result(f"{head}: slowest usable", max(usable or [float("nan")]), "s",
+               RUSH_SLOWEST_TARGET_S if targets else None, False),
+        Result(f"{head}: server CPU per viewer", cpu / viewers, "s", None, False,
+               f"Voilà and its kernels, {cpu:.0f} CPU s in all during the rush"),
     ]
     if memory:
-        results.append(
-            Result(
-                f"{VIEWERS} viewers at once ({setting}): memory per kernel (median)",
-                statistics.median(memory),
-                "MB",
-                None,
-                False,
-                f"{len(memory)} kernels, max {max(memory):.0f} MB, "
-                f"total {sum(memory) / 1024:.1f} GB",
-            )
-        )
+        results.append(Result(
+            f"{head}: memory per kernel (median)", statistics.median(memory), "MB", None, False,
+            f"{len(memory)} kernels, max {max(memory):.0f} MB, total {sum(memory) / 1024:.1f} GB"))
     return results
 
 
-def run() -> list[Result]:
-    """Measure every figure of the dashboards' speed targets."""
+def run_rush_lesson(browser, names: list[str], viewers: int) -> list[Result]:
+    """The rush-lesson part: prepare `LESSON=01_rolling_dice CLASS=viewers`, report how long
+    it took and its memory, then open `viewers` pages at once on dashboard 1."""
+    name = f"{LESSON}.ipynb"
+    started = time.monotonic()
+    server = VoilaServer(port=free_port(), lesson=LESSON, class_size=viewers,
+                         fill_delay=CLASS_FILL_DELAY).start()
+    try:
+        ready = rf"Lesson {re.escape(name)} ready: .*? ([\d.]+) s after the start; (\d+) kernels use (\d+) MB"
+        deadline = time.monotonic() + 900
+        while not (found := re.search(ready, server.log())):
+            if time.monotonic() > deadline:
+                raise RuntimeError(f"the lesson was not ready in 900 s:\n{server.log()[-3000:]}")
+            time.sleep(0.5)
+        prepared = time.monotonic() - started
+        server.wait_until_quiet(timeout=600)
+        memory = server.kernels_rss_mb()
+        results = [
+            Result(f"lesson {LESSON} CLASS={viewers}: preparing (start to every kernel ready)",
+                   prepared, "s", None, False,
+                   f"Voilà's log: ready {found.group(1)} s after Voilà started; "
+                   f"{machine_load()}"),
+            Result(f"lesson {LESSON} CLASS={viewers}: kernels' memory at rest", sum(memory) / 1024,
+                   "GB", None, False,
+                   f"{len(memory)} kernels ({viewers} for the lesson, 1 per other dashboard), "
+                   f"median {statistics.median(memory or [0]):.0f} MB each"),
+        ]
+        setting = f"LESSON={LESSON} CLASS={viewers}"
+        results += rush_results(browser, server, [name], setting, viewers, targets=True)
+    finally:
+        server.stop()
+    return results
+
+
+def run_rush_one(browser, names: list[str], viewers: int) -> list[Result]:
+    """The rush-one part: `viewers` pages at once on dashboard 1, default settings."""
+    server = VoilaServer(port=free_port()).start()
+    try:
+        server.wait_for_pools(dashboards(), timeout=600)
+        server.wait_until_quiet(timeout=600)
+        return rush_results(browser, server, [f"{LESSON}.ipynb"], "default settings", viewers)
+    finally:
+        server.stop()
+
+
+def run_rush_round(browser, names: list[str], viewers: int) -> list[Result]:
+    """The rush-round part: `viewers` pages at once over the dashboards, with the defaults and
+    with POOL=5 FILL_DELAY=120."""
+    results = []
+    for pool, delay, setting in ((1, 5, "default settings"),
+                                 (CLASS_POOL, CLASS_FILL_DELAY,
+                                  f"POOL={CLASS_POOL} FILL_DELAY={CLASS_FILL_DELAY}")):
+        server = VoilaServer(port=free_port(), pool=pool, fill_delay=delay).start()
+        try:
+            server.wait_for_pools(dashboards(), timeout=900)
+            server.wait_until_quiet(timeout=900)
+            results += rush_results(browser, server, names, setting, viewers)
+        finally:
+            server.stop()
+    return results
+
+
+RUNNERS: dict[str, Callable[..., list[Result]]] = {
+    "floor": run_floor,
+    "floor-cut": run_floor_cut,
+    "breakdown": run_breakdown,
+    "clicks": run_clicks,
+    "rush-lesson": run_rush_lesson,
+    "rush-one": run_rush_one,
+    "rush-round": run_rush_round,
+}
+
+
+def check_parts(parts: list[str]) -> list[str]:
+    """The parts named, in PARTS order (ValueError for an unknown one)."""
+    unknown = sorted(set(parts) - set(PARTS))
+    if unknown:
+        raise ValueError(f"unknown part(s) {', '.join(unknown)}; the parts are {', '.join(PARTS)}")
+    return [p for p in PARTS if p in parts]
+
+
+def run(parts: list[str] | None = None, viewers: int = VIEWERS) -> list[Result]:
+    """Measure the parts named (default: HENKIT_BENCH_PARTS, else every part)."""
     from playwright.sync_api import sync_playwright
 
+    if parts is None:
+        env = os.environ.get("HENKIT_BENCH_PARTS", "")
+        parts = [p.strip() for p in env.split(",") if p.strip()] or list(PARTS)
+    parts = check_parts(parts)
+    if not 1 <= viewers <= 200:
+        raise ValueError(f"viewers is a whole number from 1 to 200, not {viewers}")
     # A benchmark stopped by SIGTERM (a CI timeout) still stops its Voilà servers.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    # The benchmark's pages and kernels write to a class pool of their own, never a real class's.
+    os.environ["HENKIT_CLASS_DB"] = str(
+        Path(tempfile.mkdtemp(prefix="henkit-bench-pool-")) / "class.sqlite3")
     names = chosen()
-    results: list[Result] = []
+    peer = pickomino_steps_per_second()
+    results = [Result(
+        "machine: pickomino-env random play (reference)", peer or float("nan"), "st/s", None,
+        True, f"{machine_load()}; 3,100 st/s on one idle core of the machine of stack-notes.md"
+        if peer else "pickomino-env not installed (make bench installs it)")]
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)
-        preheated = VoilaServer(port=free_port()).start()
         try:
-            preheated.wait_for_pools(dashboards())
-            preheated.wait_until_quiet()
-            for name in names:
-                results.append(load_result(browser, preheated, name, preheated=True))
-                if name in CLICKS:
-                    clicks = time_clicks(browser, preheated, name)
-                    results.append(
-                        Result(
-                            f"{name}: click to update (median of {SAMPLES})",
-                            statistics.median(clicks),
-                            "ms",
-                            CLICK_TARGET_MS,
-                            False,
-                            f"samples {', '.join(f'{t:.0f}' for t in clicks)}",
-                        )
-                    )
-            time.sleep(preheated.fill_delay + 1)  # the pools refill after the last click test
-            preheated.wait_until_quiet()
-            results.extend(rush_results(browser, preheated, names, "default settings"))
+            for part in parts:
+                print(f"  {part} ... ({machine_load()})", file=sys.stderr, flush=True)
+                runner = RUNNERS[part]
+                if part.startswith("rush"):
+                    results += runner(browser, names, viewers)
+                else:
+                    results += runner(browser, names)
         finally:
-            preheated.stop()
-
-        ready = VoilaServer(port=free_port(), pool=CLASS_POOL, fill_delay=CLASS_FILL_DELAY)
-        ready.start()
-        try:
-            ready.wait_for_pools(dashboards(), timeout=900)
-            ready.wait_until_quiet(timeout=900)
-            setting = f"POOL={CLASS_POOL} FILL_DELAY={CLASS_FILL_DELAY}"
-            results.extend(rush_results(browser, ready, names, setting))
-        finally:
-            ready.stop()
-
-        cold = VoilaServer(
-            port=free_port(), extra_args=("--VoilaConfiguration.preheat_kernel=False",)
-        )
-        cold.start()
-        try:
-            for name in names:
-                results.append(load_result(browser, cold, name, preheated=False))
-        finally:
-            cold.stop()
-        browser.close()
-    load = os.getloadavg()[0]
-    results.append(Result("machine load average (1 min) at the end", load, "", None, False))
+            browser.close()
+    results.append(Result("machine load average (1 min) at the end", os.getloadavg()[0], "",
+                          None, False, machine_load()))
     return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run some parts with options and print their table."""
+    p = argparse.ArgumentParser(prog="python -m benchmarks.bench_dashboards",
+                                description=__doc__.splitlines()[0])
+    p.add_argument("--parts", default=",".join(PARTS),
+                   help=f"comma-separated, from: {', '.join(PARTS)} (default: all)")
+    p.add_argument("--viewers", type=int, default=VIEWERS, help="pages in a rush (default 30)")
+    p.add_argument("--samples", type=int, default=5, help="page loads per figure (default 5)")
+    args = p.parse_args(argv)
+    global SAMPLES  # one setting read by every part
+    if args.samples < 1:
+        p.error("--samples must be at least 1")
+    SAMPLES = args.samples
+    try:
+        results = run([x.strip() for x in args.parts.split(",") if x.strip()], args.viewers)
+    except ValueError as e:
+        p.error(str(e))
+    print(format_table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -72,3 +72,38 @@ def format_table(results: list[Result]) -> str:
         if r.note:
             lines.append(f"    {r.note}")
     return "\n".join(lines)
+
+
+def machine_load() -> str:
+    """The machine's load averages and cores, as `uptime` says them (for notes beside figures)."""
+    import os
+
+    one, five, fifteen = os.getloadavg()
+    return f"load average {one:.2f}, {five:.2f}, {fifteen:.2f} on {os.cpu_count()} cores"
+
+
+def pickomino_steps_per_second(seconds: float = 2.0) -> float | None:
+    """The machine's pickomino-env reference figure: random legal play, steps per second on one
+    core (stack-notes.md: 3,100 here), or None when pickomino-env is not installed. A slow
+    machine shows here as well as in the dashboards' figures; a slow page only there."""
+    try:
+        import gymnasium as gym
+        import numpy as np
+        import pickomino_env  # noqa: F401 - registers Pickomino-v0
+    except ImportError:
+        return None
+    env = gym.make("Pickomino-v0").unwrapped
+    rng = np.random.default_rng(0)
+
+    def steps(count: int = 2_000) -> int:
+        _obs, info = env.reset(seed=int(rng.integers(2**31)))
+        for _ in range(count):
+            rolled, collected = info["dice_rolled"], info["dice_collected"]
+            legal = [f for f in range(6) if rolled[f] and not collected[f]]
+            face = legal[int(rng.integers(len(legal)))] if legal else 0
+            _obs, _r, terminated, truncated, info = env.step((face, int(rng.integers(2))))
+            if terminated or truncated:
+                _obs, info = env.reset(seed=int(rng.integers(2**31)))
+        return count
+
+    return rate(steps, min_seconds=seconds)

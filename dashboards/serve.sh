@@ -18,7 +18,9 @@
 # after its reply: with 30 viewers at once on 2 cores, 64 cells' outputs came later than 4 s
 # (nbclient then moves on without them) and 2 of 30 pages never became usable; with 60 s, none
 # and 30 of 30. It also switches off the JupyterLab extensions of plotly (4.8 MB of JavaScript
-# before the first widget) and anywidget (unused): henkit.display draws the charts instead.
+# before the first widget) and anywidget (unused): henkit.display draws the charts instead; and
+# jupyterlab_pygments (code highlighting: the sources are stripped). JupyterLab's widget manager
+# stays: without it the Output widgets, and so the charts, stay empty.
 # Its tornado_settings make pages lighter: gzip on every text response and permessage-deflate on
 # the kernel's websocket (a first visit to a dashboard moved 10 MB, now under 3 MB; a second
 # dashboard in the same browser 0.24 MB, now 0.03 MB: tests/browser/test_page_weight.py).
