@@ -213,7 +213,8 @@ def distance_chart(history: Sequence[tuple[int, float]], band: DistanceBand,
         "line": {"color": SIMULATED_COLOUR, "width": 3}, "marker": {"size": 10},
         "hovertemplate": "after %{x:,}: distance %{y:.3f}<extra>the class</extra>",
     })
-    lay = layout(f"The class's distance to the exact law shrinks like 1/√n ({what})",
+    lay = layout(f"Distance to the exact law ({what})<br><sup>shrinks like 1/√n as the class "
+                 "pools more</sup>",
                  "observations pooled (n)", "total variation distance",
                  xaxis={"type": "log"}, yaxis={"rangemode": "tozero"},
                  legend={"x": 0.98, "xanchor": "right", "y": 0.98})

@@ -334,11 +334,12 @@ class ClassBoard(w.VBox):
     # ----- words ------------------------------------------------------------------------------
 
     def _say_header(self) -> None:
-        where = html.escape(getattr(self.store, "location", "the class pool"))
+        # Not the store's location: any viewer may open the board, and a server path or a
+        # database address is none of their business (`henkit class status` tells the teacher).
         session = html.escape(self.session or "the current session")
         self.header.value = (
             "<h2 style='margin:0.2em 0'>Class board</h2>"
-            f"<div>Pooled from {where}, {session}; refreshes by itself every "
+            f"<div>Pooled from the class pool, {session}; refreshes by itself every "
             f"{self.interval:g} s. Counts only: no student's name or record is shown.</div>")
 
     def _say(self, text: str, offline: bool = False) -> None:

@@ -113,6 +113,7 @@ def test_the_board_shows_counts_never_records(store: CountingStore) -> None:
                                                         board.bust_out, board.draw_out,
                                                         *board.ending_outs)]])
         assert page not in shown
+        assert store.location not in shown  # nor where the pool is
         assert store.current_session() in shown  # the session is named, pages are not
     finally:
         board.close()
