@@ -111,10 +111,12 @@ def pct(x: float, digits: int = 1) -> str:
 
 
 def says(haystack: str, *needles: str) -> None:
-    """Assert that the text holds every needle (a percentage may be written '38 %' or '38%')."""
-    folded = haystack.replace("&nbsp;", " ").replace(" %", "%")
+    """Assert that the text holds every needle, whitespace folded (so '38 %' matches '38%')."""
+    def fold(s: str) -> str:
+        return " ".join(s.replace("&nbsp;", " ").split()).replace(" %", "%")
+
     for needle in needles:
-        assert needle.replace(" %", "%") in folded, f"the lesson does not say {needle!r}"
+        assert fold(needle) in fold(haystack), f"the lesson does not say {needle!r}"
 
 
 # -- an independent walk of a fresh turn, through the engine's own rules -----------------------
@@ -243,3 +245,45 @@ def test_nb3_the_simulations_land_where_the_text_says():
         assert abs(sim - exact) < 0.001  # "within a tenth of a percentage point"
         assert low <= exact <= high  # "each 95% interval contains the exact value"
     says(section(3, "Both exact values match"), "within a tenth of a percentage point")
+
+
+# -- notebook 4 --------------------------------------------------------------------------------
+
+GRILL = (21, 22, 24, 25, 27, 28, 31, 32, 33, 35, 36)
+OTHERS = {1: 26, 2: 29}
+
+
+def test_nb4_failure_chances_of_the_two_plans():
+    out = output_after(4, "risk_reward = position_reward(grill, 30, others)")
+    for own_top, line in ((30, "plan for the risk:"), (None, "plan ignoring it:")):
+        ends = solve_turn(position_reward(GRILL, own_top, OTHERS)).end_distribution()
+        fails = 1 - ends.chance_at_least(min(GRILL))
+        says(out, f"{line}    fails {fails:.1%} of turns")
+    says(out, "fails 15.8% of turns", "fails 22.4% of turns")  # issue 12: 15.7 % / 22.3 % before
+
+
+def test_nb4_how_often_the_threshold_and_greedy_bots_fail():
+    threshold, greedy = float(threshold_fails(25)), float(greedy_fails())
+    assert round(100 * threshold) == 38 and round(100 * greedy) == 19
+    for where in (section(4, "The optimal bot wins most games"), answers(4)[3]):
+        says(where, f"fails about {round(100 * threshold)} % of", f"about {round(100 * greedy)} % of")
+        assert 0.4 < greedy / threshold < 0.6
+        says(where, "about half as often")
+        assert "fails rarely" not in where and "far less often" not in where
+
+
+def test_nb4_answers():
+    from henkit.henpen.odds import expected_worms
+
+    ex = answers(4)
+    assert len(ex) == 4
+    says(ex[1], f"{expected_worms(GRILL, own_top=23, others_tops=OTHERS):+.3f} worms expected")
+    # Exercise 1: which win-rate intervals overlap, read from the tournament's own table.
+    table = output_after(4, 'run_tournament("henpen", specs, games=120')
+    rows = re.findall(r"^(\w[\w ]*?)\s+120\s+[\d.]+\s+[\d.]+%\s+([\d.]+)%-([\d.]+)%", table,
+                      flags=re.MULTILINE)
+    assert len(rows) == 4
+    for i, (a, a_lo, a_hi) in enumerate(rows):
+        for b, b_lo, b_hi in rows[i + 1:]:
+            apart = float(a_hi) < float(b_lo) or float(b_hi) < float(a_lo)
+            says(ex[0], f"{a:>12} vs {b:<12} {'apart' if apart else 'overlap'}".rstrip())
