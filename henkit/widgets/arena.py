@@ -24,6 +24,7 @@ import ipywidgets as w
 from henkit.arena import MAX_GAMES, SERIAL, Tournament, run_tournament
 from henkit.checks import whole
 from henkit.widgets.common import button, esc, figure_output, flag, keep_alive, say, status_line
+from henkit.widgets.pieces import ROOT_CLASS, style_widget
 from henkit.widgets.seeding import PINNED, fresh_seed, start_seed
 
 BOT_CHOICES: Mapping[str, tuple[str, ...]] = {
@@ -134,7 +135,9 @@ class Arena(w.VBox):
             self.status,
             self.table_html,
             self.charts,
+            style_widget(),  # projector sizes and readable button colours
         ])
+        self.add_class(ROOT_CLASS)
         say(self.status, "Choose the bots, the number of games and a seed, then press Run.")
 
     # ----- settings --------------------------------------------------------------------------
@@ -236,14 +239,16 @@ class Arena(w.VBox):
     def _show(self, t: Tournament) -> None:
         unit = UNITS[t.game]
         rows = "".join(
-            f"<tr><td>{esc(s.bot)}</td><td>{s.games}</td><td>{s.wins:g}</td>"
+            f"<tr><th scope='row'>{esc(s.bot)}</th><td>{s.games}</td><td>{s.wins:g}</td>"
             f"<td>{s.win_rate:.1%}</td><td>{s.win_low:.1%} to {s.win_high:.1%}</td>"
             f"<td>{s.mean_score:.2f}</td><td>{s.score_low:.2f} to {s.score_high:.2f}</td></tr>"
             for s in t.summary()
         )
         self.table_html.value = (
-            "<table><tr><th>Bot</th><th>Games</th><th>Wins</th><th>Win rate</th>"
-            f"<th>95% interval</th><th>Mean {unit}</th><th>95% interval</th></tr>{rows}</table>"
+            "<table><thead><tr><th scope='col'>Bot</th><th scope='col'>Games</th>"
+            "<th scope='col'>Wins</th><th scope='col'>Win rate</th><th scope='col'>Win rate: "
+            f"95% interval</th><th scope='col'>Mean {unit}</th><th scope='col'>Mean {unit}: 95% "
+            f"interval</th></tr></thead><tbody>{rows}</tbody></table>"
             "<div>A shared win counts as a fraction. Intervals: Wilson for win rates, mean ± 1.96 "
             "standard errors for scores.</div>"
         )

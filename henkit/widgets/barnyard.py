@@ -27,7 +27,7 @@ from henkit.checks import whole
 from henkit.classpool import seat_names
 from henkit.core import CHANCE, Game, Seed, make_rng
 from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
-from henkit.hens.barnyard import Cell
+from henkit.hens.barnyard import BOX_RULE, Cell, box_problem
 from henkit.hens.bots import make_bot
 from henkit.hens.cards import Card, card
 from henkit.hens.goals import goal_card
@@ -47,13 +47,15 @@ from henkit.widgets.common import (
     show_figure,
     status_line,
 )
+from henkit.widgets.pieces import ROOT_CLASS, card_class, card_name, set_classes, style_widget
 from henkit.widgets.seeding import PoolLine, SeedBox, start_seed
 from henkit.words import count
 
 CELLS = range(-1, 5)  # rows and columns a card may be given (-1 grows the barnyard)
 HAND_SLOTS = 6  # four cards plus two draws
 LOG_SHOWN = 60
-DARK_BREEDS = {"brown", "blue", "red", "purple", "black", "green"}
+SELECTED = " (selected)"
+"""What the selected card's button adds to its words (it is also drawn raised)."""
 
 
 def card_label(k: Card) -> str:
@@ -61,17 +63,6 @@ def card_label(k: Card) -> str:
     eggs = f"{k.eggs} egg{'s' if k.eggs > 1 else ''}"
     medals = f" · {k.medals} medal{'s' if k.medals > 1 else ''}" if k.medals else ""
     return f"{k} · {eggs}{medals}"
-
-
-def paint(b: w.Button, k: Card | None) -> None:
-    """Colour a button by the card's breed (white text on dark breeds), or plain for None."""
-    if k is None:
-        b.style.button_color = None
-        b.style.text_color = None
-        return
-    colour = k.breed.colour
-    b.style.button_color = colour
-    b.style.text_color = "white" if colour in DARK_BREEDS else "black"
 
 
 class BarnyardGame(w.VBox):
@@ -143,7 +134,9 @@ class BarnyardGame(w.VBox):
             lambda: self.rooster(None), layout=w.Layout(display="none"))
         self.cells: dict[Cell, w.Button] = {(r, c): self._cell_button((r, c))
                                             for r in CELLS for c in CELLS}
-        self.grid = w.GridBox(layout=w.Layout(grid_gap="3px"))
+        self.grid = w.GridBox(layout=w.Layout(grid_gap="4px", width="max-content"))
+        self.grid.add_class("hk-grid")  # framed: the barnyard's field
+        self.grid_caption = w.HTML()
         self.score_html = w.HTML()
         self.chart_toggle = w.Checkbox(value=show_chart, indent=False,
                                        description="Show the score chart",
@@ -167,6 +160,7 @@ class BarnyardGame(w.VBox):
             w.HBox([self.coop_toggle, self.discard_button, self.no_rooster_button]),
             self.status,
             self.pool_line,
+            self.grid_caption,
             self.grid,
             self.score_html,
             self.chart_toggle,
@@ -174,7 +168,9 @@ class BarnyardGame(w.VBox):
             self.others_html,
             w.HTML("<b>What happened</b> (newest first):"),
             self.log_html,
+            style_widget(cards=True),  # the drawn cards, coops and rooster; projector sizes
         ])
+        self.add_class(ROOT_CLASS)
         self.refresh()
         say(self.status, self._prompt())
 
@@ -393,16 +389,19 @@ class BarnyardGame(w.VBox):
     # ----- drawing ---------------------------------------------------------------------------
     def _hand_button(self, i: int) -> w.Button:
         # The words are set by refresh(); a button starts with some (common.button needs them).
-        return button("card", "a card of your hand", lambda: self._click_hand(i),
-                      layout=w.Layout(width="auto", min_width="9em", height="2.6em"))
+        b = button("card", "a card of your hand", lambda: self._click_hand(i))
+        b.add_class("hk-card")  # drawn by its class (pieces): breed band and name, number, eggs
+        b.add_class("hk-hand")
+        return b
 
     def _click_hand(self, i: int) -> None:
         if i < len(self._hand):
             self.select(self._hand[i])
 
     def _cell_button(self, cell: Cell) -> w.Button:
-        return button("cell", f"row {cell[0]}, column {cell[1]}", lambda: self.click_cell(cell),
-                      layout=w.Layout(width="7.5em", height="3.2em"))
+        b = button("cell", f"row {cell[0]}, column {cell[1]}", lambda: self.click_cell(cell))
+        b.add_class("hk-cell")
+        return b
 
     def refresh(self) -> None:
         """Redraw everything from the engine's state."""
@@ -459,12 +458,12 @@ class BarnyardGame(w.VBox):
             if d.source == DECK:
                 b.description = f"Draw from the deck ({len(s.deck)} cards)"
                 b.tooltip = "Draw the top card of the deck (you see it, the others do not)"
-                paint(b, None)
+                set_classes(b, ())
             else:
                 name = self.names[d.source]
                 b.description = f"Take {card_label(d.card)} from {name}"
-                b.tooltip = f"Take {d.card.describe()} from the top of {name}'s discard pile"
-                paint(b, d.card)
+                b.tooltip = f"Take {card_name(d.card)} from the top of {name}'s discard pile"
+                set_classes(b, ("hk-source", card_class(d.card)))
         self.source_box.children = tuple(pool[: len(draws)])
 
     @property
@@ -483,11 +482,10 @@ class BarnyardGame(w.VBox):
             k = hand[i]
             b.layout.display = ""
             chosen = i == marked
-            b.description = ("▶ " if chosen else "") + card_label(k)
-            b.tooltip = k.describe() + (" (selected)" if chosen else "")
-            b.style.font_weight = "bold" if chosen else ""
+            b.description = card_label(k) + (SELECTED if chosen else "")
+            b.tooltip = card_name(k) + (SELECTED if chosen else "")
             b.disabled = not mine
-            paint(b, k)
+            set_classes(b, ("hk-card", "hk-hand", card_class(k), *(("hk-selected",) if chosen else ())))
 
     def _show_grid(self, s: State, legal: set) -> None:
         yard = s.barnyards[self.human]
@@ -505,7 +503,24 @@ class BarnyardGame(w.VBox):
                 self._show_cell(b, yard, (r, c), phase, k, coop, legal)
         if self.grid.children != tuple(children):
             self.grid.children = children
-        self.grid.layout.grid_template_columns = f"repeat({len(cols)}, 7.5em)"
+        template = f"repeat({len(cols)}, 6em)"
+        if self.grid.layout.grid_template_columns != template:
+            self.grid.layout.grid_template_columns = template
+        self._show_caption(yard, phase, k, coop)
+
+    def _show_caption(self, yard, phase: str, k: Card | None, coop: bool) -> None:
+        h, wd = yard.shape if len(yard) else (0, 0)
+        size = (f"{h} row{'s' if h != 1 else ''} by {wd} column{'s' if wd != 1 else ''}"
+                if len(yard) else "empty")
+        text = (f"<b>Your barnyard</b> ({esc(size)}; it must fit in a 3 by 4 or 4 by 3 box: "
+                "grey cells are outside it).")
+        if phase == "place" and self.my_turn and k is not None:
+            what = "a chicken coop" if coop else esc(card_name(k))
+            text += f" Green cells: where {what} may go."
+        elif phase == "rooster" and self.my_turn:
+            text += " Green cells: the hens the rooster may stand on."
+        if self.grid_caption.value != text:
+            self.grid_caption.value = text
 
     def _show_cell(self, b: w.Button, yard, cell: Cell, phase: str, k: Card | None,
                    coop: bool, legal: set) -> None:
@@ -514,37 +529,48 @@ class BarnyardGame(w.VBox):
         hen = yard.at(cell) if 0 <= r and 0 <= c else None
         b.disabled = False
         b.button_style = ""
+        h, wd = yard.shape
+        inside = len(yard) and 0 <= r < h and 0 <= c < wd
+        frame = ("hk-cell", *(("hk-in-yard",) if inside else ()))
         if hen is not None:
-            rooster = " 🐓" if yard.rooster_cell == cell else ""
-            b.description = f"{hen}{rooster}"
-            b.tooltip = f"{hen.describe()} at {where}" + (", with the rooster" if rooster else "")
+            rooster = yard.rooster_cell == cell
+            b.description = str(hen)  # the card's code; the card and the rooster are drawn
+            b.tooltip = f"{card_name(hen)}, with the rooster, at {where}" if rooster else \
+                f"{card_name(hen)} at {where}"
+            marks = ["hk-card", card_class(hen), *(["hk-rooster"] if rooster else [])]
             if phase == "rooster" and PlaceRooster(cell) in legal:
-                b.tooltip += ": click to put the rooster here"
+                b.tooltip = f"{card_name(hen)} at {where}: click to put the rooster here"
                 b.button_style = "warning"
-            paint(b, hen)
+                marks.append("hk-legal")
+            set_classes(b, (*frame, *marks))
             return
-        paint(b, None)
         if 0 <= r and 0 <= c and yard.is_coop(cell):
-            inside = yard.coop_card(cell)
+            card_inside = yard.coop_card(cell)
             b.description = "coop"
-            b.tooltip = f"a chicken coop at {where}" + (f" ({inside} face down)" if inside else "")
+            b.tooltip = f"a chicken coop at {where}" + (
+                f" ({card_inside} face down)" if card_inside else "")
+            set_classes(b, (*frame, "hk-coop"))
             return
         b.description = ""
+        # Outside the 3 by 4 / 4 by 3 box: a card there would break the box rule.
+        out = bool(len(yard)) and box_problem(yard, cell) is not None
         if phase != "place" or not legal or k is None:
-            b.tooltip = f"empty, {where}"
+            b.tooltip = f"empty, {where}" + (f" (outside the box: {BOX_RULE})" if out else "")
+            set_classes(b, (*frame, *(("hk-outside",) if out else ())))
             return
         action = PlaceCoop(k, cell) if coop else Place(k, cell)
         if action in legal:
             b.description = "+ coop" if coop else f"+ {k}"
             b.button_style = "success"
             b.tooltip = f"{action} (legal)"
+            set_classes(b, (*frame, "hk-legal"))
             return
         try:
             yard.check_place(k, cell, coop)
             b.tooltip = f"{action} is not allowed now"  # pragma: no cover - engine says legal
         except ValueError as e:
-            b.tooltip = str(e)  # the engine's reason: the neighbour and the rule
-        b.description = "✗"
+            b.tooltip = str(e)  # the engine's reason: the cell, the neighbour and the rule
+        set_classes(b, (*frame, *(("hk-outside",) if out else ())))
 
     def cell_reason(self, cell: Cell) -> str:
         """What a cell's tooltip says right now (legal, or the engine's reason why not)."""
@@ -578,13 +604,13 @@ class BarnyardGame(w.VBox):
             totals = s.scores()
             winners = set(s.winners())
             rows = "".join(
-                f"<tr><td>{esc(self.names[p])}{' ★ winner' if p in winners else ''}</td>"
+                f"<tr><td>{esc(self.names[p])}{' (winner)' if p in winners else ''}</td>"
                 f"<td style='text-align:right'>{totals[p]}</td></tr>" for p in range(s.players)
             )
             yards = "".join(f"<div>{esc(self.names[p])}<pre>{esc(s.barnyards[p])}</pre></div>"
                             for p in range(s.players))
-            self.others_html.value = ("<b>Final scores</b><table><tr><th>Player</th>"
-                                      f"<th>Points</th></tr>{rows}</table>{yards}")
+            self.others_html.value = ("<b>Final scores</b><table><tr><th scope='col'>Player</th>"
+                                      f"<th scope='col'>Points</th></tr>{rows}</table>{yards}")
             return
         view = s.view(self.human)
         parts = []
@@ -614,7 +640,8 @@ class BarnyardGame(w.VBox):
             return f"{self.names[s.player]} is to play: press Next bot move or Let bots play."
         return {
             "draw": "Your turn: draw a card (the deck or a discard top).",
-            "place": "Select a card, then click a green cell (tick coop to place it face down).",
+            "place": "Select a card, then click a green cell (tick the coop box to place it face "
+                     "down).",
             "discard": "Select a card and press Discard to get down to 4 cards.",
             "rooster": "Put the rooster on one of your hens: click a hen.",
         }.get(s.phase, "")

@@ -23,9 +23,8 @@ from henkit.core import Game
 from henkit.display import figure_bundle
 from henkit.henpen.dice import WORM, face_name
 
-# Die faces as text: the Unicode die faces for 1..5 and a worm. Every button also carries the
-# face in words (description and tooltip), so the glyph is never the only label.
-FACE_GLYPHS: dict[int, str] = {1: "⚀", 2: "⚁", 3: "⚂", 4: "⚃", 5: "⚄", WORM: "🪱"}
+# Die faces are drawn (henkit.widgets.pieces: pips and a worm made of shapes); in text a face is
+# its word, never a symbol character, which a classroom computer's fonts may lack.
 
 
 def _face(face: object) -> int:
@@ -33,13 +32,12 @@ def _face(face: object) -> int:
 
 
 def face_text(face: int) -> str:
-    """A face as a button shows it: glyph and name, e.g. '⚂ 3' or '🪱 worm'."""
-    face = _face(face)
-    return f"{FACE_GLYPHS[face]} {face_name(face)}"
+    """A face in words, as a drawn die's button says it: '3' or 'worm'."""
+    return face_name(_face(face))
 
 
 def dice_text(counts: tuple[int, ...] | None) -> str:
-    """A counts tuple in glyphs and words, e.g. '⚂⚂ (2 × 3s), 🪱 (1 × worm)'."""
+    """A counts tuple in words, e.g. '2 × 3s, 1 × worm'."""
     if counts is None:
         return "nothing"
     if isinstance(counts, str | bytes) or not isinstance(counts, Sequence) or len(counts) > WORM:
@@ -51,7 +49,7 @@ def dice_text(counts: tuple[int, ...] | None) -> str:
     parts = []
     for face, c in enumerate(counts, start=1):
         if c:
-            parts.append(f"{FACE_GLYPHS[face] * c} ({c} × {face_name(face, plural=c > 1)})")
+            parts.append(f"{c} × {face_name(face, plural=c > 1)}")
     return ", ".join(parts)
 
 

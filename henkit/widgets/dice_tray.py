@@ -30,7 +30,6 @@ from henkit.henpen.odds import bust_chance
 from henkit.henpen.rules import Claim, Rules
 from henkit.henpen.state import Phase, State
 from henkit.widgets.common import (
-    FACE_GLYPHS,
     button,
     dice_text,
     esc,
@@ -42,6 +41,14 @@ from henkit.widgets.common import (
     show_figure,
     show_text,
     status_line,
+)
+from henkit.widgets.pieces import (
+    ROOT_CLASS,
+    dice_html,
+    die_class,
+    die_name,
+    set_classes,
+    style_widget,
 )
 from henkit.widgets.seeding import PoolLine, SeedBox, check_pool, start_seed
 
@@ -170,7 +177,12 @@ class DiceTray(w.VBox):
             w.HBox([self.advice_toggle, self.chart_toggle]),
             self.advice_html,
             self.chart,
+            # The drawn dice and the projector sizes, last (pages find the header as the first
+            # HTML child): brought by the outermost widget only.
+            *([style_widget()] if self.standalone else []),
         ])
+        if self.standalone:
+            self.add_class(ROOT_CLASS)
         self.refresh()
         say(self.status, self._prompt())
 
@@ -332,9 +344,9 @@ class DiceTray(w.VBox):
     # ----- drawing ---------------------------------------------------------------------------
     def _die_button(self, i: int) -> w.Button:
         # Words until the first refresh shows the die (a button always has some).
-        b = button("die", "a die", lambda: self.take(self._die_face[i]),
-                    layout=w.Layout(width="5.5em", height="2.6em"))
-        b.style.font_size = "1.2em"
+        # Drawn by its classes (pieces.piece_style): the pips or the worm above the face's word.
+        b = button("die", "a die", lambda: self.take(self._die_face[i]))
+        b.add_class("hk-die")
         return b
 
     def refresh(self) -> None:
@@ -386,15 +398,19 @@ class DiceTray(w.VBox):
             self._die_face[i] = f
             b.layout.display = ""
             b.description = face_text(f)
+            name = die_name(f)
             if not live:
                 b.disabled, b.button_style = True, "danger"
-                b.tooltip = f"a die showing {face_name(f)}: this roll went bust"
+                b.tooltip = f"{name}: this roll went bust"
+                set_classes(b, ("hk-die", die_class(f), "hk-bust"))
             elif s.kept[f - 1]:
                 b.disabled, b.button_style = True, ""
-                b.tooltip = f"{face_name(f, True)} are already taken this turn"
+                b.tooltip = f"{name}: {face_name(f, True)} are already taken this turn"
+                set_classes(b, ("hk-die", die_class(f)))
             else:
                 b.disabled, b.button_style = not act, "info"
-                b.tooltip = self._take_tip(s, f)
+                b.tooltip = f"{name}: {self._take_tip(s, f)}"
+                set_classes(b, ("hk-die", die_class(f), "hk-live"))
 
     def _take_tip(self, s: State, f: int) -> str:
         n = s.roll[f - 1] if s.roll else 0
@@ -409,10 +425,11 @@ class DiceTray(w.VBox):
     def _show_taken(self, s: State) -> None:
         end = s.last_turn if (self.turn_over or (s.phase == Phase.ROLL and s.last_turn)) else None
         if end is not None and s.phase == Phase.ROLL:
-            self.taken_html.value = (f"Last turn set aside {esc(dice_text(end.kept))}: "
-                                     f"total {end.total}.")
+            self.taken_html.value = (f"Last turn set aside {dice_html(end.kept)} "
+                                     f"{esc(dice_text(end.kept))}: total {end.total}.")
             return
-        self.taken_html.value = f"Taken: {esc(dice_text(s.kept))}; total <b>{s.total}</b>."
+        self.taken_html.value = (f"Taken: {dice_html(s.kept)} {esc(dice_text(s.kept))}; "
+                                 f"total <b>{s.total}</b>.")
 
     def _show_stops(self, claims: list[Claim]) -> None:
         key = tuple(claims)
@@ -428,9 +445,9 @@ class DiceTray(w.VBox):
             pool.append(button("stop", "stop and claim a serving", lambda i=i: self.stop(self._stop_claims[i]),
                                button_style="success", layout=w.Layout(width="auto")))
         for b, c in zip(pool, claims, strict=False):
-            b.description = f"Stop: {c}"
-            b.tooltip = (f"stop at {self.state.total} and {c} "
-                         f"({worms(c.tile)} worm{'s' if worms(c.tile) > 1 else ''})")
+            n = f"{worms(c.tile)} worm{'s' if worms(c.tile) > 1 else ''}"
+            b.description = f"Stop: {c} ({n})"  # the worms at stake in plain sight
+            b.tooltip = f"stop at {self.state.total} and {c} ({n})"
         self.stop_box.children = tuple(pool[: len(claims)])
 
     # ----- odds, advice, chart ---------------------------------------------------------------
@@ -455,7 +472,10 @@ class DiceTray(w.VBox):
     def _odds_text(self, s: State) -> str:
         lines = []
         if s.phase == Phase.TAKE:
-            lines.append("Pick a face: each die's tooltip says where taking it leads.")
+            # Where each take leads, in plain sight (a projected class never sees a tooltip).
+            takes = "".join(f"<li>{dice_html([0] * (f - 1) + [1])} {esc(self._take_tip(s, f))}</li>"
+                            for f in FACES if s.roll and s.roll[f - 1] and not s.kept[f - 1])
+            lines.append(f"Pick a face. Where each take leads:<ul>{takes}</ul>")
         elif Roll() in s.legal_actions():
             if s.taken:
                 p = bust_chance(s.dice_left, s.taken)
@@ -500,5 +520,5 @@ class DiceTray(w.VBox):
         s = self.state
         parts = [s.describe()]
         if s.roll is not None:
-            parts.append("Dice: " + " ".join(FACE_GLYPHS[f] * s.roll[f - 1] for f in FACES))
+            parts.append("Dice: " + dice_text(s.roll))
         return "\n".join(parts)

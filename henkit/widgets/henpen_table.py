@@ -37,6 +37,7 @@ from henkit.widgets.common import (
     say,
 )
 from henkit.widgets.dice_tray import DiceTray
+from henkit.widgets.pieces import ROOT_CLASS, style_widget, tile_html
 from henkit.widgets.seeding import PoolLine, SeedBox, start_seed
 
 MAX_BOTS = 6
@@ -105,7 +106,9 @@ class HenpenTable(w.VBox):
             self.tray,
             w.HTML("<b>What happened</b> (newest first):"),
             self.log_html,
+            style_widget(),  # the drawn dice and servings, and the projector sizes
         ])
+        self.add_class(ROOT_CLASS)
         self.refresh()
         say(self.status, self._prompt())
 
@@ -242,34 +245,35 @@ class HenpenTable(w.VBox):
         )
 
     def _show_grill(self, s: State) -> None:
-        # Worms in words as well as marks: the text needs no emoji font on the classroom PC.
-        def tile(t: int) -> str:
-            n = s.rules.worms(t)
-            worms = f"{n} worm{'s' if n > 1 else ''}"
-            return (f"<span title='serving {t}, {worms}' style='display:inline-block;"
-                    "border:1px solid #888;border-radius:4px;margin:2px;padding:2px 5px;"
-                    f"text-align:center'><b>{t}</b><br><small>{worms}</small></span>")
-
+        # Servings as tiles: the number, its worms drawn (pieces) and said in words.
         out = ", ".join(map(str, s.out_of_play)) or "none"
-        self.grill_html.value = (
+        value = (
             f"<div><b>Grill</b> ({len(s.grill)} servings; out of play: {esc(out)})</div>"
-            f"<div>{''.join(tile(t) for t in s.grill)}</div>"
+            f"<div>{''.join(tile_html(t, s.rules.worms(t)) for t in s.grill)}</div>"
         )
+        if self.grill_html.value != value:
+            self.grill_html.value = value
 
     def _show_players(self, s: State) -> None:
         winners = set(s.winners()) if s.is_over else set()
         rows = []
         for p in range(s.players):
-            mark = " ★ winner" if p in winners else (" ◀ to play" if p == s.player and not
-                                                     s.is_over else "")
+            to_play = p == s.player and not s.is_over
+            mark = " (winner)" if p in winners else (" (to play)" if to_play else "")
             top = s.top(p)
+            name = f"<b>{esc(self.names[p])}{mark}</b>" if to_play or p in winners else \
+                esc(self.names[p])
+            shown = tile_html(top, s.rules.worms(top), "the top of the stack") \
+                if top is not None else "none"
             rows.append(
-                f"<tr><td>{esc(self.names[p])}{mark}</td><td>{top if top is not None else '-'}"
-                f"</td><td>{s.worms(p)}</td><td>{len(s.stacks[p])}</td></tr>"
+                f"<tr><th scope='row'>{name}</th><td>{shown}</td>"
+                f"<td style='text-align:right'>{s.worms(p)}</td>"
+                f"<td style='text-align:right'>{len(s.stacks[p])}</td></tr>"
             )
         self.players_html.value = (
-            "<table><tr><th>Player</th><th>Top serving</th><th>Worms</th><th>Servings</th></tr>"
-            + "".join(rows) + "</table>"
+            "<table><thead><tr><th scope='col'>Player</th><th scope='col'>Top serving (can be "
+            "stolen)</th><th scope='col'>Worms</th><th scope='col'>Servings</th></tr></thead>"
+            "<tbody>" + "".join(rows) + "</tbody></table>"
         )
 
     def _prompt(self) -> str:

@@ -38,7 +38,7 @@ def test_a_small_seeded_tournament_runs_and_shows_table_charts_and_progress():
     assert t.records == run_tournament("henpen", ["optimal", "greedy"], 8, 4).records
     assert a.progress.value == a.progress.max == 8 and seen[-1] == 8
     for s in t.summary():
-        assert f"<td>{s.bot}</td><td>{s.games}</td>" in a.table_html.value
+        assert f"<th scope='row'>{s.bot}</th><td>{s.games}</td>" in a.table_html.value
         assert f"{s.win_rate:.1%}" in a.table_html.value
     figs = [o["data"][PLOTLY] for o in a.charts.outputs]
     assert len(figs) == 2

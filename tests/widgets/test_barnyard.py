@@ -93,7 +93,8 @@ def test_a_placement_updates_the_grid_the_hand_and_the_score():
     to_my_phase(b, "place")
     hand_buttons(b)[0].click()
     k = b.selected
-    assert k is not None and hand_buttons(b)[0].description.startswith("▶ ")
+    assert k is not None and hand_buttons(b)[0].description.endswith(" (selected)")
+    assert "hk-selected" in hand_buttons(b)[0]._dom_classes  # drawn raised
     hand_before = list(b.hand)
     b.cells[legal_cells(b)[0]].click()
     yard = b.state.barnyards[b.human]
@@ -119,7 +120,7 @@ def test_an_illegal_cell_carries_the_engines_reason_and_a_click_changes_nothing(
         for x in hand_buttons(b):
             x.click()
             bad = [c for c, btn in shown_cells(b).items()
-                   if btn.description == "✗" and "another breed" in btn.tooltip]
+                   if "hk-legal" not in btn._dom_classes and "another breed" in btn.tooltip]
             if bad:
                 before = b.state
                 reason = b.cell_reason(bad[0])
@@ -200,7 +201,7 @@ def test_a_whole_game_by_clicks_ends_with_the_final_scores():
     for p, t in enumerate(totals):
         assert f"{b.names[p]} {t}" in text
     assert "Final scores" in b.others_html.value
-    assert f"{b.names[s.winners()[0]]} ★ winner" in b.others_html.value
+    assert f"{b.names[s.winners()[0]]} (winner)" in b.others_html.value
 
 
 def test_bots_hidden_cards_stay_hidden_in_the_log():

@@ -98,11 +98,17 @@ def test_rolling_before_taking_is_refused_with_the_engine_reason():
     assert "must take a face" in status_text(tray.status)
 
 
+def stop_words(s, claim) -> str:
+    """A Stop button's words: the claim and the worms at stake, in plain sight."""
+    n = s.rules.worms(claim.tile)
+    return f"Stop: {claim} ({n} worm{'s' if n > 1 else ''})"
+
+
 def test_stop_buttons_are_the_legal_claims_and_stopping_ends_the_turn():
     start = position("decide", kept=(0, 0, 0, 0, 3, 2))  # total 25 with worms
     tray = DiceTray(seed=0, state=start, show_chart=False)
     legal = [a for a in start.legal_actions() if isinstance(a, Stop)]
-    assert [b.description for b in tray.stop_buttons] == [f"Stop: {a.claim}" for a in legal]
+    assert [b.description for b in tray.stop_buttons] == [stop_words(start, a.claim) for a in legal]
     tray.stop_buttons[0].click()
     s = tray.state
     assert 25 not in s.grill and s.stacks[0] == (25,)

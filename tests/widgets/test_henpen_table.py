@@ -48,7 +48,7 @@ def test_a_whole_game_against_bots_can_be_played_to_its_end_by_clicks():
     winners = s.winners()
     text = status_text(table.status)
     assert text.startswith("Game over") and table.names[winners[0]] in text
-    assert f"{table.names[winners[0]]} ★ winner" in table.players_html.value
+    assert f"{table.names[winners[0]]} (winner)" in table.players_html.value
     assert table.next_button.disabled and table.play_button.disabled
     # every finished turn is in the log, in the engine's words
     ends = [str(st.last_turn) for st in table.game.states[1:]
@@ -118,6 +118,12 @@ def test_a_bad_table_is_refused():
         HenpenTable(["random"], human=2)
 
 
+def stop_words(s, claim) -> str:
+    """A Stop button's words: the claim and the worms at stake, in plain sight."""
+    n = s.rules.worms(claim.tile)
+    return f"Stop: {claim} ({n} worm{'s' if n > 1 else ''})"
+
+
 def test_the_tray_offers_only_legal_stops_at_the_table():
     table = HenpenTable(["optimal"], seed=9, show_chart=False)
     checked = 0
@@ -125,7 +131,7 @@ def test_the_tray_offers_only_legal_stops_at_the_table():
         s = table.state
         if table.game.waiting_for_human and s.phase == "decide":
             legal = [a.claim for a in s.legal_actions() if isinstance(a, Stop)]
-            assert [b.description for b in table.tray.stop_buttons] == [f"Stop: {c}" for c in legal]
+            assert [b.description for b in table.tray.stop_buttons] == [stop_words(s, c) for c in legal]
             checked += bool(legal)
         if table.game.waiting_for_human:
             human_click(table)
@@ -141,7 +147,10 @@ def test_the_grill_lists_every_serving_with_its_worms_in_words():
     s = table.state
     for t in s.grill:
         n = s.rules.worms(t)
-        assert f"<b>{t}</b><br><small>{n} worm{'s' if n > 1 else ''}</small>" in table.grill_html.value
+        said = f"{n} worm{'s' if n > 1 else ''}"
+        # A tile: its number, its worms drawn (the class draws n worms) and said in words.
+        assert (f"aria-label='serving {t}, {said}'><b>{t}</b><span class='hk-worms hk-worms-{n}'>"
+                f"</span><small>{said}</small>") in table.grill_html.value
     while table.state.turns_played < 2:
         if table.game.waiting_for_human:
             human_click(table)
