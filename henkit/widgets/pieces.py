@@ -26,7 +26,7 @@ from urllib.parse import quote
 import ipywidgets as w
 
 from henkit.checks import whole
-from henkit.henpen.dice import FACES, WORM, face_name
+from henkit.henpen.dice import FACES, WORM
 from henkit.hens.cards import BREEDS, CARDS, Card, card
 
 INK = "#1A1A1A"
@@ -121,7 +121,7 @@ def die_svg(face: int) -> str:
     else:
         body += "".join(f"<circle class='pip' cx='{x}' cy='{y}' r='9' fill='{INK}'/>"
                         for x, y in PIPS[face])
-    return _svg(100, 100, body, f"die showing {face_name(face)}")
+    return _svg(100, 100, body, die_name(face))
 
 
 @cache
@@ -298,11 +298,12 @@ _BASE_CSS = f"""
 _CARD_CSS = f"""
 .{ROOT_CLASS} .jupyter-button.hk-card {{ background-color: #FFFFFF; color: #000000;
   background-repeat: no-repeat; background-position: center 4px;
-  background-size: auto calc(100% - 2.4em); display: flex; flex-direction: column;
+  background-size: auto calc(100% - 3.1em); display: flex; flex-direction: column;
   justify-content: flex-end; align-items: center; padding: 4px; position: relative; }}
-.{ROOT_CLASS} .jupyter-button.hk-hand {{ width: 8.6em; height: 11em; }}
+.{ROOT_CLASS} .jupyter-button.hk-hand {{ width: 9em; height: 11.5em; line-height: 1.2; }}
 .{ROOT_CLASS} .jupyter-button.hk-hand.hk-selected {{ border: 5px solid #000000;
-  transform: translateY(-8px); box-shadow: 0 6px 0 #424242; font-weight: bold; }}
+  background-color: #FFF59D; box-shadow: 0 0 0 3px #FFFFFF, 0 0 0 6px #000000;
+  font-weight: bold; }}
 .{ROOT_CLASS} .jupyter-button.hk-source {{ padding-left: 3.2em; background-color: #FFFFFF;
   color: #000000; background-repeat: no-repeat; background-size: 2.4em auto;
   background-position: 0.4em center; min-height: 3.6em; }}
