@@ -13,10 +13,12 @@ appendix is a notebook of its own that is not published as a dashboard.
 from __future__ import annotations
 
 import json
+import math
 import re
 from fractions import Fraction
 from functools import cache
 from pathlib import Path
+from statistics import NormalDist
 
 import pytest
 
@@ -172,9 +174,9 @@ def test_the_walk_agrees_with_the_engines_threshold_policy():
     # must agree, or one of them misreads the rules.
     from henkit.henpen.batch import threshold_policy
 
-    for target in (21, 25, 29):
-        ends = threshold_policy(target).end_distribution(exact=True)
-        assert 1 - ends.chance_at_least(21) == threshold_fails(target)
+    for target in (21, 25):
+        ends = threshold_policy(target).end_distribution()
+        assert 1 - ends.chance_at_least(21) == pytest.approx(float(threshold_fails(target)), abs=1e-12)
 
 
 # -- notebook 3 --------------------------------------------------------------------------------
@@ -184,22 +186,29 @@ def test_nb3_failure_chances_count_turns_ending_below_21():
     out = output_after(3, "stop_at_25 = as_the_rules_count")
     says(out, f"P(fail)          = {threshold_fails(25)} = {float(threshold_fails(25)):.4f}")
     assert f"{float(threshold_fails(25)):.4f}" == "0.3796"  # issue 12: 0.3742 left some out
+    from henkit.henpen.batch import threshold_policy
+
     table = output_after(3, "fail_by_threshold[T] = d.fail")
     for target in range(21, 37):
+        fails = 1 - threshold_policy(target).end_distribution().chance_at_least(21)
         row = re.search(rf"^ *{target} +(\S+) ", table, flags=re.MULTILINE)
-        assert row and row.group(1) == f"{float(threshold_fails(target)):.4f}", target
+        assert row and row.group(1) == f"{fails:.4f}", target
+        assert fails - threshold_policy(target).end_distribution().fail > 0.005  # issue 12: 0.0054
     sim = output_after(3, "simulate_turns(threshold_policy(25)")
     says(sim, f"failed   {float(threshold_fails(25)):.4f}")
 
 
 def test_nb3_the_chart_has_no_stop_below_21():
+    from henkit.henpen.batch import threshold_policy
+
     cell = next(c for c in cells(3) if "end_distribution_chart(dists" in source(c))
     chart = next(o["data"]["application/vnd.plotly.v1+json"] for o in cell["outputs"]
                  if "application/vnd.plotly.v1+json" in o.get("data", {}))
     for trace in chart["data"]:
         totals = [int(x) for x in trace["x"] if x != "failed"]
         assert min(totals) >= 21, trace["name"]
-        assert trace["y"][0] == pytest.approx(float(threshold_fails(int(trace["name"][-2:]))))
+        ends = threshold_policy(int(trace["name"][-2:])).end_distribution()
+        assert trace["y"][0] == pytest.approx(1 - ends.chance_at_least(21))
 
 
 def test_nb3_text_and_answers():
@@ -287,3 +296,213 @@ def test_nb4_answers():
         for b, b_lo, b_hi in rows[i + 1:]:
             apart = float(a_hi) < float(b_lo) or float(b_hi) < float(a_lo)
             says(ex[0], f"{a:>12} vs {b:<12} {'apart' if apart else 'overlap'}".rstrip())
+
+
+# -- notebooks 5 and 6: the answers, recomputed ------------------------------------------------
+
+
+def nb5_view():
+    """Player 1's view in notebook 5's seeded game (round 5, start of player 1's turn)."""
+    from henkit.core import Game
+    from henkit.hens import Rules, State, make_bot
+
+    start = State.new(2, Rules(players=2, first_player=0), seed=11)
+    game = Game(start, [make_bot("greedy"), make_bot("greedy")], 11)
+    state = game.advance(until=lambda s: s.round == 5 and s.player == 0 and s.phase == "draw")
+    return state.view(0)
+
+
+def nb5_answers() -> tuple[int, int, Fraction, Fraction, object]:
+    """Notebook 5's answers from the engine: 3-egg cards, medals, two 6s, at least one 6, Cemani odds."""
+    from math import comb
+
+    from henkit.hens import deck_cards, draw_odds
+
+    deck = deck_cards()
+    sixes, n = sum(c.number == 6 for c in deck), len(deck)
+    two = Fraction(comb(sixes, 2), comb(n, 2))
+    some = 1 - Fraction(comb(n - sixes, 2), comb(n, 2))
+    return (sum(c.eggs == 3 for c in deck), sum(c.medals for c in deck), two, some,
+            draw_odds(nb5_view(), "Ce", 2))
+
+
+def test_nb5_answers():
+    eggs3, medals, two, some, ce = nb5_answers()
+    ex = answers(5)
+    assert len(ex) == 3
+    says(ex[0], f"{eggs3} cards hatch 3 eggs; {medals} medals", f"The {eggs3} cards", f"The {medals} medals")
+    says(ex[1], f"**{two}**", f"**{some}**", f"{two} {some}", f"about {float(two):.1%}".replace("%", " %"),
+         f"about {float(some):.1%}".replace("%", " %"))
+    says(ex[2], str(ce), f"**{ce.at_least_one}**", f"**{ce.expected}**",
+         f"{ce.matching} of the {ce.unseen} unseen cards")
+
+
+def nb6_answers() -> tuple[list, tuple, dict]:
+    """Notebook 6's answers from the engine: Wy6's cells, the best rooster, g2 under each goal."""
+    from henkit.hens import Barnyard, card, total
+
+    yard = Barnyard.parse("Su5 Su2\nCe4 ##")
+    farm = Barnyard.parse("Pa1 Pa1 Pa6 Pa2\nPa3 Wy2* Wy5 Wy3\n..  Wy4 Wy1 ..")
+    farm2 = farm.place("Se2", (2, 3))
+    best = max((total(farm2, rooster=cell), cell) for cell, _ in farm2.hens())
+    g2 = Barnyard.parse("Ce4 Ba5 Ba6\n##  Pa6 Ba5\nSu4 Mo5 Pa4\nPa5 Fa6* Ce5")
+    return yard.hen_cells(card("Wy6")), best, {g: total(g2, goal=g) for g in range(1, 7)}
+
+
+def test_nb6_answers():
+    cells6, best, by_goal = nb6_answers()
+    ex = answers(6)
+    assert len(ex) == 3
+    says(ex[0], str(cells6))
+    says(ex[1], str(best), f"**{best[0]} points**")
+    says(ex[2], str(by_goal), f"**{min(by_goal.values())}** points",
+         f"Goal card {max(by_goal, key=by_goal.get)} is its best ({max(by_goal.values())} points")
+    worst = sorted(g for g, v in by_goal.items() if v == min(by_goal.values()))
+    says(ex[2], f"Goal cards {worst[0]} and {worst[1]} are its worst")
+
+
+def test_nb6_students_text_names_no_exception_and_no_immutability():
+    for lesson in LESSONS:
+        words = outside_answers(text(lesson)) + visible_outputs(lesson)
+        for word in ("ValueError", "immutable", "executor", "ThreadPool", "docstring", "0-based",
+                     "seat index", "seat 0", "(seat 0)", "known_in_hand"):
+            assert word not in words, f"notebook {lesson} shows {word!r} to students"
+
+
+# -- every lesson: answers only inside their toggle --------------------------------------------
+
+
+def leaks(lesson: int) -> list[str]:
+    """How each exercise's answer would read if printed: none of these may be in an output."""
+    if lesson == 3:
+        optimal = solve_turn(position_reward())
+        return [str(8 * Fraction(10, 3)), f"{chance_at_least(29):.3%}",
+                f"{optimal.end_distribution().chance_at_least(29):.3%}"]
+    if lesson == 4:
+        from henkit.henpen.odds import expected_worms
+
+        return [f"{expected_worms(GRILL, own_top=23, others_tops=OTHERS):+.3f}"]
+    if lesson == 5:
+        eggs3, medals, two, some, ce = nb5_answers()
+        return [f"({eggs3}, {medals})", f"{eggs3} cards hatch", str(two), str(some),
+                repr(two), repr(some), str(ce.at_least_one), repr(ce.at_least_one)]
+    if lesson == 6:
+        cells6, best, by_goal = nb6_answers()
+        return [str(cells6), str(best), str(by_goal)]
+    from henkit.results import wilson_interval
+
+    one, two = wilson_interval(30, 50), wilson_interval(192.5, 385)
+    return [str(one), str(two), f"{one[0]:.4f}", f"{one[1]:.4f}", f"{two[0]:.4f}", f"{two[1]:.4f}",
+            f"{one[0]:.1%}", f"{one[1]:.1%}"]
+
+
+@pytest.mark.parametrize("lesson", sorted(LESSONS))
+def test_no_answer_shows_outside_its_toggle(lesson):
+    shown = visible_outputs(lesson)
+    for answer in leaks(lesson):
+        assert answer not in shown, f"notebook {lesson} shows the answer {answer!r} in an output"
+    cs = cells(lesson)
+    for i, cell in enumerate(cs[:-1]):
+        if cell["cell_type"] == "markdown" and "<summary>Answer</summary>" in source(cell):
+            after = cs[i + 1]
+            assert after["cell_type"] == "markdown" or not after.get("outputs"), (
+                f"notebook {lesson}: the cell after the answer of cell {i} shows an output")
+    # Every exercise has its answer in a toggle.
+    exercises = [source(c) for c in cs if c["cell_type"] == "markdown"
+                 and re.search(r"^(### Exercise \d|\*\*\d\.\*\*)", source(c), flags=re.MULTILINE)]
+    assert exercises and all("<summary>Answer</summary>" in e for e in exercises)
+
+
+# -- notebook 7 --------------------------------------------------------------------------------
+
+
+def power(n: int, p: float = 0.52) -> float:
+    """The chance that n games' 95 % Wilson interval lies above 50 % when the true rate is p
+    (exact binomial sum, in logs)."""
+    from henkit.results import wilson_interval
+
+    fewest = next(k for k in range(n // 2, n + 1) if wilson_interval(k, n)[0] > 0.5)
+    return sum(math.exp(math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)
+                        + k * math.log(p) + (n - k) * math.log(1 - p)) for k in range(fewest, n + 1))
+
+
+def test_nb7_power_for_a_two_point_edge():
+    n_half = (0.98 / 0.02) ** 2
+    assert round(n_half, -2) == 2400
+    assert abs(power(round(n_half)) - 0.5) < 0.02  # "about half the time", "about 50 %"
+    # The fewest games (in hundreds) for 80 % power; a normal approximation says the same.
+    n80 = next(n for n in range(2_400, 8_000, 100) if power(n) >= 0.8)
+    normal = ((NormalDist().inv_cdf(0.975) * 0.5 + NormalDist().inv_cdf(0.8) * math.sqrt(0.52 * 0.48))
+              / 0.02) ** 2
+    assert n80 == 4_900 and abs(normal - n80) < 100
+    seat = section(7, "How many games would?")
+    says(seat, "2,400 games", "power** is about 50 %", "about 4,900 games")
+    out = output_after(7, "def power(n, p=0.52):")
+    says(out, f"2401 games: power {power(2401):.0%}", f"4900 games: power {power(4900):.0%}")
+
+
+def test_nb7_wilson_text_and_answers():
+    from henkit.results import wilson_interval
+
+    text2 = section(7, "Where the interval comes from")
+    assert "not empty" not in text2
+    says(text2, "0 % to 0 %", "does not shrink to a single point")
+    hens = output_after(7, 'hens = run_tournament("hens"')
+    low, high = wilson_interval(0, 60)
+    says(hens, f"0.00 {0:.1%} {low:.1%}-{high:.1%}")
+    says(text2, f"0 wins in 60 games, interval 0 % to {100 * high:.1f} %")
+    ex = answers(7)
+    assert len(ex) == 3
+    one = wilson_interval(30, 50)
+    says(ex[0], f"**{100 * one[0]:.1f} % to {100 * one[1]:.1f} %**", f"{one[0]:.1%} to {one[1]:.1%}")
+    assert one[0] < 0.5 < one[1]
+    n = (0.98 / 0.05) ** 2
+    two = wilson_interval(192.5, 385)
+    says(ex[1], f"**{math.floor(n)}**", f"{two[0]:.1%} to {two[1]:.1%}", f"about {4 * 385:,} games")
+
+
+def test_nb7_exercise_3_recomputed():
+    from henkit.arena import run_tournament
+
+    lines = []
+    for rotate in (True, False):
+        t = run_tournament("hens", ["greedy", "greedy"], games=200, seed=1, rotate=rotate)
+        lines.append(f"rotated: {rotate!s:<5} " + ", ".join(f"{s.bot} {s.wins:g} wins" for s in t.summary()))
+    says(answers(7)[2], *lines)
+    assert lines[0].endswith("greedy #1 100 wins, greedy #2 100 wins")
+
+
+def test_nb7_text_follows_the_tournaments():
+    t1 = output_after(7, 'henpen = run_tournament("henpen", ["optimal"')
+    optimal = re.search(r"^optimal\s+60\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%-([\d.]+)%", t1, flags=re.MULTILINE)
+    wins, rate, low, high = (float(g) for g in optimal.groups())
+    says(section(7, "The optimal bot wins"), f"wins {rate:.0f} % of the games ({wins:.0f} of 60)",
+         f"from about {low:.0f} % to {high:.0f} %")
+    rows = {m[0]: m[1:] for m in re.findall(r"^(threshold 25|greedy)\s+60\s+[\d.]+\s+([\d.]+)%\s+([\d.]+)%-([\d.]+)%",
+                                            t1, flags=re.MULTILINE)}
+    th, gr = rows["threshold 25"], rows["greedy"]
+    says(section(7, "## 5. Is the difference real?"), f"`threshold:25` won {th[0]} % and `greedy` {gr[0]} %",
+         f"({th[1]} % to {th[2]} % and {gr[1]} % to {gr[2]} %)")
+    seats = output_after(7, 'seats = run_tournament("henpen"')
+    m = re.search(r"first seat: won ([\d.]+)% of 400 games \(95% interval ([\d.]+)% to ([\d.]+)%\)", seats)
+    says(section(7, "How many games would?"), f"The first seat won {m[1]} %, but its interval ({m[2]} % to {m[3]} %)")
+    mirrored = output_after(7, "mirror = run_tournament")
+    rotated, plain = mirrored.split("not rotated")
+    assert "interval" not in rotated.split("\n", 1)[1]  # no interval for games that come in pairs
+    assert rotated.count("100 wins of 200 games, 50.0%") == 2
+    m = re.search(r"greedy #1: \d+ wins of 200 games, ([\d.]+)% \(95% interval ([\d.]+)% to ([\d.]+)%\)", plain)
+    says(section(7, "The exact answer, by symmetry"), f"won {m[1]} % of the first 200 games",
+         f"its interval ({m[2]} % to {m[3]} %) still contains 50 %", "that seat's edge")
+    assert float(m[2]) < 50 < float(m[3])
+    assert "chance alone moved" not in text(7)
+    match = output_after(7, "print(match.table())")
+    rate = float(re.search(r"^greedy\s+160\s+[\d.]+\s+([\d.]+)%", match, flags=re.MULTILINE)[1])
+    says(text(7), f"greedy wins about {rate:.0f} % head to head")
+
+
+def test_nb7_has_no_section_on_executors_and_caches():
+    words = outside_answers(text(7))
+    for word in ("executor", "process pool", "results cache", "Dask", "HENKIT_CACHE", "pin_seed",
+                 "worker"):
+        assert word not in words, word
+    assert "## 6. Your turn: the arena" in words and "## 7." not in words
