@@ -3,8 +3,8 @@
   floor         open-to-usable of every dashboard, preheated and cold, next to the probe page
                 (tests/browser/probe.ipynb: one button, one label, one chart) served beside
                 them by the same server, as a ratio to it (target <= 1.1x)
-  floor-cut     the probe page on a server with Voilà's stock extension list beside one with
-                henkit's (voila.json's extension_denylist), samples taken in turn
+  floor-cut     the probe page on a server with issue 11's settings beside one with issue 14's
+                (scripts preloaded, unused extensions off), samples taken in turn
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
                 before the first widget, widget models, kernel messages and bytes before usable
   clicks        click to update on the dashboards that have a timed control
@@ -215,14 +215,16 @@ def run_floor(browser, names: list[str]) -> list[Result]:
 
 
 def run_floor_cut(browser, names: list[str]) -> list[Result]:
-    """The floor-cut part: the probe on a server loading Voilà's stock extensions and on one with
-    henkit's cuts, samples in turn, preheated."""
+    """The floor-cut part: the probe on a server as issue 11 left it (every extension but
+    plotly's and anywidget, no preloads) and on one with issue 14's cuts, samples in turn,
+    preheated."""
     site = Path(tempfile.mkdtemp(prefix="henkit-bench-probe-"))
     (site / PROBE.name).symlink_to(PROBE)
-    stock = "--VoilaConfiguration.extension_denylist=" + json.dumps(STOCK_DENYLIST)
+    old_args = ("--VoilaConfiguration.extension_denylist=" + json.dumps(STOCK_DENYLIST),
+              "--HenkitVoila.preload=False")
     servers = {
-        "the extensions before the cuts": VoilaServer(port=free_port(), site=site, extra_args=(stock,)),
-        "henkit's cuts": VoilaServer(port=free_port(), site=site),
+        "issue 11's settings": VoilaServer(port=free_port(), site=site, extra_args=old_args),
+        "issue 14's cuts and preloads": VoilaServer(port=free_port(), site=site),
     }
     times: dict[str, list[float]] = {k: [] for k in servers}
     try:

@@ -366,3 +366,31 @@ def test_a_lesson_gives_its_notebook_class_size_kernels_and_the_others_the_defau
     app._configure_lesson()
     assert app.config.VoilaKernelManager.kernel_pools_config == {
         "default": {"pool_size": 2}, "01_rolling_dice.ipynb": {"pool_size": 30}}
+
+
+# --- voila_server.py: the scripts a page preloads -------------------------------------------
+
+
+def test_the_preload_list_is_used_only_for_the_versions_it_was_written_for(tmp_path):
+    import json
+
+    path = tmp_path / "preload.json"
+    assert GUARD.preload_scripts(path)[0] == []  # no list: nothing preloaded
+    scripts = ["voila/static/1.voila.js", "voila/labextensions/x/static/2.js?v=ab"]
+    path.write_text(json.dumps({"versions": GUARD.installed_versions(), "scripts": scripts}))
+    assert GUARD.preload_scripts(path) == (scripts, "")
+    other = {**GUARD.installed_versions(), "voila": "0.0.1"}
+    path.write_text(json.dumps({"versions": other, "scripts": scripts}))
+    listed, why = GUARD.preload_scripts(path)
+    assert listed == [] and "write-preloads" in why
+    for junk in (["https://cdn.example/x.js"], ["/abs.js"], [3]):
+        path.write_text(json.dumps({"versions": GUARD.installed_versions(), "scripts": junk}))
+        assert GUARD.preload_scripts(path)[0] == []
+    path.write_text("{not json")
+    assert GUARD.preload_scripts(path)[0] == []
+
+
+def test_the_committed_preload_list_matches_the_installed_versions():
+    # A mismatch only costs speed (nothing is preloaded), but the list should be rewritten.
+    scripts, why = GUARD.preload_scripts()
+    assert scripts and not why, why

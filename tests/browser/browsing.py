@@ -393,3 +393,57 @@ def page_config(page) -> dict:
 def wait_for_widgets(page, timeout: float = 60_000) -> None:
     """Wait until Voilà has rendered the page and its first widget shows."""
     page.locator(".jupyter-widgets").first.wait_for(state="visible", timeout=timeout)
+
+
+# Scripts a page loads that its head names already, or that load after it is usable (the charts).
+NOT_PRELOADED = re.compile(r"plotly|/voila-style\.js|/voila/static/voila\.js")
+
+
+def loaded_scripts(page, base_url: str) -> list[str]:
+    """Paths (under base_url, with their query) of the scripts a page has loaded (preloaded or
+    not), in order, without those that are never preloaded (NOT_PRELOADED)."""
+    names = page.evaluate(
+        "performance.getEntriesByType('resource').filter(r => r.initiatorType === 'script' ||"
+        " (r.initiatorType === 'link' && /[.]js([?]|$)/.test(r.name))).map(r => r.name)"
+    )
+    return [n[len(base_url):] for n in names
+            if n.startswith(base_url) and not NOT_PRELOADED.search(n)]
+
+
+def write_preloads() -> Path:
+    """Serve the probe page, record the scripts it loads before and while becoming usable, and
+    write them to the template's preload.json with the installed versions (voila_server.py)."""
+    import importlib.util
+
+    from playwright.sync_api import sync_playwright
+
+    spec = importlib.util.spec_from_file_location("henkit_voila_server", DASHBOARDS / "voila_server.py")
+    server_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(server_module)
+    server_module.PRELOADS.unlink(missing_ok=True)  # record what a page loads by itself
+    folder = Path(tempfile.mkdtemp(prefix="henkit-preloads-"))
+    server = VoilaServer(port=free_port(), site=probe_site(folder / "site")).start()
+    try:
+        server.wait_for_pools([PROBE.name])
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            page = browser.new_context(viewport=VIEWPORT).new_page()
+            page.goto(server.dashboard_url(PROBE.name))
+            wait_for_widgets(page)
+            page.wait_for_load_state("networkidle")
+            scripts = loaded_scripts(page, server.url)
+            browser.close()
+    finally:
+        server.stop()
+    path = server_module.PRELOADS
+    path.write_text(json.dumps({"versions": server_module.installed_versions(),
+                                "scripts": scripts}, indent=1) + "\n")
+    return path
+
+
+if __name__ == "__main__":
+    import sys
+
+    if sys.argv[1:] != ["write-preloads"]:
+        sys.exit("usage: python -m tests.browser.browsing write-preloads")
+    print(f"wrote {write_preloads()}")

@@ -19,6 +19,7 @@ from .browsing import (
     VoilaServer,
     free_port,
     isolated_env,
+    loaded_scripts,
     open_dashboard_page,
     page_config,
     probe_site,
@@ -97,6 +98,21 @@ def test_charts_are_drawn_by_the_servers_own_plotly_js_not_a_lab_extension(page,
         assert "max-age" in served.headers["Cache-Control"]  # versioned: cached for good
         shipped = Path(plotly.__file__).parent / "package_data" / "plotly.min.js"
         assert served.read() == shipped.read_bytes()  # the installed plotly's own copy
+    assert page.log.problems() == {}
+
+
+def test_a_page_preloads_exactly_the_scripts_it_loads(page, probe):
+    # The template names them in the head (dashboards/voila_server.py, preload.json): one that
+    # the page never loads would cost bytes, one missing would be found a wave later.
+    open_dashboard_page(page, probe, PROBE.name)
+    wait_for_widgets(page)
+    page.locator(".henkit-chart.js-plotly-plot .main-svg").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    preloaded = page.eval_on_selector_all(
+        "head link[rel=preload][as=script]", "links => links.map(l => l.href)")
+    preloaded = [href.removeprefix(probe.url) for href in preloaded]
+    assert preloaded, "nothing preloaded: `python -m tests.browser.browsing write-preloads`"
+    assert sorted(preloaded) == sorted(set(loaded_scripts(page, probe.url)))
     assert page.log.problems() == {}
 
 
