@@ -209,6 +209,32 @@ def play_out(
             raise ValueError(f"{what} must be a function or None, not {f!r}")
     if max_moves is not None:
         max_moves = whole(max_moves, "max_moves", 1)
+    return _play_out(s, bots, rng, observer, until, max_moves)
+
+
+def _play_out(
+    s: GameState,
+    bots: list[Bot | None],
+    rng: np.random.Generator,
+    observer: Observer | None = None,
+    until: Callable[[GameState], bool] | None = None,
+    max_moves: int | None = None,
+) -> GameState:
+    """`play_out` on checked arguments (one bot or None per seat, a Generator): the loop."""
+    if observer is None and until is None and max_moves is None:
+        # The fast path of `simulate`: the same moves as the loop below, with nothing to ask
+        # or tell between them.
+        while True:
+            p = s.current_player
+            if p >= 0:
+                bot = bots[p]
+                if bot is None:
+                    return s
+                s = s.apply(bot.choose(s, rng))
+            elif p == CHANCE:
+                s = s.apply(s.sample_chance(rng))
+            else:
+                return s
     moves = 0
     # One property read per move (current_player is CHANCE or TERMINAL when no player moves).
     while True:
@@ -330,9 +356,12 @@ def seating(game: int, players: int, seed: int, rotate: bool = True) -> tuple[in
     Who starts is the game's own rule: Henpen's seat 0; Hens' first player is drawn from the
     seed (rulebook: the first player is chosen at random).
     """
-    g = whole(game, "game", 0)
-    k = whole(players, "players", 1, MAX_SEATS)
-    base = whole(seed, "seed", 0)
+    return _seating(whole(game, "game", 0), whole(players, "players", 1, MAX_SEATS),
+                    whole(seed, "seed", 0), rotate)
+
+
+def _seating(g: int, k: int, base: int, rotate: bool) -> tuple[int, tuple[int, ...]]:
+    """`seating` of checked whole numbers: the rule itself."""
     if not rotate:
         return base + g, tuple(range(k))
     deal, r = divmod(g, k)
@@ -404,6 +433,24 @@ class GameResult:
         if not (len(self.bots) == len(self.totals) == k) or not self.winners:
             raise ValueError("a GameResult needs one bot and one total per seat, and a winner")
 
+    @classmethod
+    def _of_play(cls, game: int, seed: int, seats: tuple[int, ...], bots: tuple[str, ...],
+                 totals: tuple[int, ...], winners: tuple[int, ...], first_player: int,
+                 final: Any) -> GameResult:
+        """A result of a game `play_series` has just played, from values it checked once for
+        the series (plain ints and tuples of them, bot labels): not checked again per game."""
+        r = object.__new__(cls)
+        put = object.__setattr__
+        put(r, "game", game)
+        put(r, "seed", seed)
+        put(r, "seats", seats)
+        put(r, "bots", bots)
+        put(r, "totals", totals)
+        put(r, "winners", winners)
+        put(r, "first_player", first_player)
+        put(r, "final", final)
+        return r
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (without the final state; use `final.to_dict()` for that)."""
         return {"game": self.game, "seed": self.seed, "seats": list(self.seats),
@@ -461,14 +508,30 @@ def play_seated(
         or not all(isinstance(x, str) for x in labels)
     ):
         raise ValueError(f"labels must be one text per bot ({len(bots)}), not {labels!r}")
+    if observer is not None and not callable(observer):
+        raise ValueError(f"observer must be a function of (before, step, after), not {observer!r}")
     game_seed, seats = seating(game, len(bots), seed, bool(rotate))
-    rng = make_rng(game_seed)
-    start = new(len(bots), rules, seed=rng)
-    end = play_out(start, [bots[b] for b in seats], rng, observer=observer)
-    names = labels if labels is not None else bot_labels(bots)
-    return GameResult(game, game_seed, seats, tuple(names[b] for b in seats),
-                      tuple(int(t) for t in end.scores()), tuple(int(w) for w in end.winners()),
-                      start.current_player, end)
+    return _play_seated(new, bots, game, game_seed, seats, rules,
+                        labels if labels is not None else bot_labels(bots), observer)
+
+
+def _play_seated(new: NewState, bots: list[Bot], game: int, game_seed: int,
+                 seats: tuple[int, ...], rules: Any, names: Sequence[str],
+                 observer: Observer | None) -> GameResult:
+    """`play_seated` on checked arguments, with the game's seed and seats from `seating`."""
+    rng = np.random.default_rng(game_seed)  # = make_rng(game_seed): a whole number
+    start = check_state(new(len(bots), rules, seed=rng))
+    first = start.current_player
+    if len(seats) != start.players:
+        raise ValueError(f"a game of {start.players} players needs {start.players} bots, "
+                         f"not {len(seats)}")
+    end = _play_out(start, [bots[b] for b in seats], rng, observer)
+    totals = tuple(map(int, end.scores()))
+    winners = tuple(map(int, end.winners()))
+    if len(totals) != len(seats) or not winners:
+        raise ValueError(f"{end!r} did not end with a score per seat and a winner")
+    return GameResult._of_play(game, game_seed, seats, tuple(names[b] for b in seats), totals,
+                               winners, first, end)
 
 
 def play_series(
@@ -494,8 +557,16 @@ def play_series(
         raise ValueError(f"rotate must be True or False, not {rotate!r}")
     if observer is not None and not callable(observer):
         raise ValueError(f"observer must be a function of (before, step, after), not {observer!r}")
+    if not callable(new):
+        raise ValueError(f"new must be a game's State.new, not {new!r}")
     labels = bot_labels(bots)
-    # (`new` checks the rules and the number of players when it sets up game 0.)
-    return [play_seated(new, bots, g, seed, rules, rotate=bool(rotate), labels=labels,
-                        observer=observer) for g in range(games)]
+    k = len(bots)
+    rotate = bool(rotate)
+    # Checked once for the series; `new` checks the rules and the number of players (and the
+    # game's own states play on from there).
+    out = []
+    for g in range(games):
+        game_seed, seats = _seating(g, k, seed, rotate)
+        out.append(_play_seated(new, bots, g, game_seed, seats, rules, labels, observer))
+    return out
 
