@@ -100,7 +100,7 @@ def visible_outputs(lesson: int) -> str:
     return "\n".join(output_text(c) for c in cells(lesson) if c["cell_type"] == "code")
 
 
-def output_after(lesson: int, code: str) -> str:
+def output_after(lesson: int | str, code: str) -> str:
     """The output of the one code cell whose source contains `code`."""
     found = [c for c in cells(lesson) if c["cell_type"] == "code" and code in source(c)]
     assert len(found) == 1, f"notebook {lesson}: {len(found)} code cells hold {code!r}"
@@ -506,3 +506,25 @@ def test_nb7_has_no_section_on_executors_and_caches():
                  "worker"):
         assert word not in words, word
     assert "## 6. Your turn: the arena" in words and "## 7." not in words
+
+
+# -- the developer appendix --------------------------------------------------------------------
+
+
+def test_the_developer_material_is_in_an_unpublished_appendix():
+    assert (NOTEBOOKS / APPENDIX).is_file()
+    assert not (SITE / APPENDIX).exists() and not (SITE / APPENDIX).is_symlink()
+    published = [p.resolve() for p in SITE.glob("*.ipynb")]
+    assert (NOTEBOOKS / APPENDIX).resolve() not in published
+    appendix = " ".join(source(c) for c in cells(APPENDIX))
+    for moved in ("executor", "results cache", "immutable", "ValueError", "seat index", "pin_seed",
+                  "known_in_hand", "steal_weight", "Dask"):
+        assert moved in appendix, moved
+    # No lesson sends students to it (it is not on the class site).
+    for lesson in LESSONS:
+        assert "appendix" not in text(lesson).lower()
+
+
+def test_the_appendix_shows_the_failure_the_lessons_count():
+    out = output_after(APPENDIX, "ends = threshold_policy(25).end_distribution()")
+    says(out, f"failures as the rules count:  {float(threshold_fails(25)):.4f}")
