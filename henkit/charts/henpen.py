@@ -17,6 +17,7 @@ import plotly.graph_objects as go
 from henkit.charts.style import (
     EXACT_COLOUR,
     FAIL_COLOUR,
+    LABEL_SIZE,
     MIXED_COLOUR,
     NEUTRAL_COLOUR,
     ROLL_COLOUR,
@@ -93,6 +94,9 @@ def roll_count_chart(
     data: list[dict[str, Any]] = [{
         "type": "bar", "name": "exact", "x": ks, "y": [float(p) for p in exact],
         "marker": {"color": EXACT_COLOUR},
+        # The exact chances in plain sight (a projected class sees no hover text).
+        "text": [_percent(p) for p in exact], "textposition": "outside",
+        "textfont": {"size": LABEL_SIZE}, "cliponaxis": False,
         "customdata": [_frac_text(p) for p in exact],
         "hovertemplate": f"exactly %{{x}} {name}: %{{y:.4f}}%{{customdata}}<extra>exact</extra>",
     }]
@@ -213,7 +217,8 @@ def bust_heatmap(max_dice: int = 8) -> go.Figure:
         "type": "heatmap", "x": dice, "y": taken_counts, "z": z, "zmin": 0, "zmax": 1,
         "colorscale": [list(s) for s in SEQUENTIAL_SCALE],
         "colorbar": {"title": {"text": "bust chance"}, "tickformat": ".0%"},
-        "text": shown, "texttemplate": "%{text}", "textfont": {"size": 14}, "customdata": text,
+        "text": shown, "texttemplate": "%{text}", "textfont": {"size": LABEL_SIZE},
+        "customdata": text,
         "hovertemplate": ("%{x} dice to roll, %{y} faces taken:<br>bust chance %{z:.4f} "
                        "(= %{customdata})<extra></extra>"),
     }]
@@ -252,6 +257,9 @@ def end_distribution_chart(
         data.append({
             "type": "bar", "name": name, "x": cats, "y": [float(p) for p in probs],
             "marker": {"color": series_colour(i)},
+            # The chance of failing, which the lessons compare, written on its bar.
+            "text": [_percent(d.fail), *([""] * (len(cats) - 1))], "textposition": "outside",
+            "textfont": {"size": LABEL_SIZE}, "cliponaxis": False,
             "customdata": [_frac_text(p) for p in probs],
             "hovertemplate": f"{name}<br>end %{{x}}: %{{y:.4f}}%{{customdata}}<extra></extra>",
         })

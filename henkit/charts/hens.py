@@ -16,6 +16,7 @@ import plotly.graph_objects as go
 from henkit.charts.style import (
     EXACT_COLOUR,
     FAIL_COLOUR,
+    LABEL_SIZE,
     NEUTRAL_COLOUR,
     STOP_COLOUR,
     breed_colour,
@@ -103,6 +104,9 @@ def draw_odds_chart(
             "type": "bar", "name": f"in the next {k} draw{'s' if k > 1 else ''}", "x": labels,
             "y": [float(o.at_least_one) for o in row],
             "marker": {"color": colours, "line": {"color": "#333333", "width": 1}},
+            # The exact chances in plain sight (a projected class sees no hover text).
+            "texttemplate": "%{y:.1%}", "textposition": "outside",
+            "textfont": {"size": LABEL_SIZE}, "cliponaxis": False,
             "customdata": [[str(o.at_least_one), o.matching, o.unseen] for o in row],
             "hovertemplate": (f"%{{x}} in the next {k} draw(s): %{{y:.1%}} (= %{{customdata[0]}})"
                               "<br>%{customdata[1]} of the %{customdata[2]} unseen cards match"

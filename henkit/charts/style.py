@@ -62,6 +62,8 @@ FONT_FAMILY = "Arial, Helvetica, sans-serif"
 FONT_SIZE = 18
 TITLE_SIZE = 24
 HOVER_SIZE = 16
+LABEL_SIZE = 16
+"""Numbers written on bars and cells: a projected class reads them (at least 16 px)."""
 
 TEMPLATE = go.layout.Template(layout={
     "font": {"family": FONT_FAMILY, "size": FONT_SIZE, "color": "#222222"},
