@@ -47,7 +47,14 @@ from henkit.widgets.common import (
     show_figure,
     status_line,
 )
-from henkit.widgets.pieces import ROOT_CLASS, card_class, card_name, set_classes, style_widget
+from henkit.widgets.pieces import (
+    ROOT_CLASS,
+    card_class,
+    card_name,
+    set_classes,
+    style_widget,
+    yard_html,
+)
 from henkit.widgets.seeding import PoolLine, SeedBox, start_seed
 from henkit.words import count
 
@@ -607,7 +614,8 @@ class BarnyardGame(w.VBox):
                 f"<tr><td>{esc(self.names[p])}{' (winner)' if p in winners else ''}</td>"
                 f"<td style='text-align:right'>{totals[p]}</td></tr>" for p in range(s.players)
             )
-            yards = "".join(f"<div>{esc(self.names[p])}<pre>{esc(s.barnyards[p])}</pre></div>"
+            yards = "".join(f"<div>{esc(self.names[p])}<br>"
+                            f"{yard_html(s.barnyards[p], self.names[p])}</div>"
                             for p in range(s.players))
             self.others_html.value = ("<b>Final scores</b><table><tr><th scope='col'>Player</th>"
                                       f"<th scope='col'>Points</th></tr>{rows}</table>{yards}")
@@ -621,11 +629,12 @@ class BarnyardGame(w.VBox):
             top = pile[-1] if pile else "empty"
             parts.append(
                 f"<div><b>{esc(self.names[q])}</b>: {count(view.hand_sizes[q], 'card')} in hand, "
-                f"discard top {esc(top)}, {count(len(view.barnyards[q]), 'card')} placed"
-                f"<pre>{esc(view.barnyards[q]) or '(empty)'}</pre></div>"
+                f"discard top {esc(top)}, {count(len(view.barnyards[q]), 'card')} placed<br>"
+                f"{yard_html(view.barnyards[q], self.names[q])}</div>"
             )
-        self.others_html.value = "<b>The other barnyards</b> (## is a face-down coop)" + \
-            "".join(parts)
+        value = "<b>The other barnyards</b> (the houses are face-down coops)" + "".join(parts)
+        if self.others_html.value != value:
+            self.others_html.value = value
 
     def _prompt(self) -> str:
         s = self.state

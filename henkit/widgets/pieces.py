@@ -18,6 +18,7 @@ Every drawn piece also has a text name for screen readers: a Button's words and 
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Iterable
 from functools import cache
@@ -27,6 +28,7 @@ import ipywidgets as w
 
 from henkit.checks import whole
 from henkit.henpen.dice import FACES, WORM
+from henkit.hens.barnyard import Barnyard
 from henkit.hens.cards import BREEDS, CARDS, Card, card
 
 INK = "#1A1A1A"
@@ -324,8 +326,14 @@ _CARD_CSS = f"""
 .{ROOT_CLASS} .jupyter-button.hk-rooster::after {{ content: ''; position: absolute; top: 2px;
   right: 2px; width: 2.6em; height: 2.6em; background-image: {_uri(rooster_svg())};
   background-size: contain; background-repeat: no-repeat; }}
-.{ROOT_CLASS} .hk-rooster-mini {{ background-image: {_uri(rooster_svg())}; }}
-.{ROOT_CLASS} .hk-coop-mini {{ background-image: {_uri(coop_svg())}; }}
+.{ROOT_CLASS} .hk-yard {{ display: inline-grid; gap: 3px; padding: 4px; margin: 4px 0;
+  border: 3px solid #5D4037; border-radius: 8px; background: #F1F8E9; }}
+.{ROOT_CLASS} .hk-yard > span {{ width: 2.8em; height: 3.5em; position: relative;
+  background-repeat: no-repeat; background-size: contain; background-position: center; }}
+.{ROOT_CLASS} .hk-yard > span.hk-coop {{ background-image: {_uri(coop_svg())}; }}
+.{ROOT_CLASS} .hk-yard > span.hk-rooster::after {{ content: ''; position: absolute; top: 0;
+  right: -4px; width: 1.5em; height: 1.5em; background-image: {_uri(rooster_svg())};
+  background-size: contain; background-repeat: no-repeat; }}
 """ + "".join(f".hk-card-{k} {{ background-image: {_uri(card_svg(k))}; }}\n" for k in CARDS)
 
 
@@ -385,6 +393,36 @@ def tile_html(number: int, worms: int, note: str = "") -> str:
     return (f"<span class='hk-tile' role='img' aria-label='serving {number}, {said}{extra}'>"
             f"<b>{number}</b><span class='hk-worms {worms_class(worms)}'></span>"
             f"<small>{said}</small></span>")
+
+
+def yard_html(yard: Barnyard, who: str = "barnyard") -> str:
+    """A barnyard drawn small (cards, coops, the rooster) with a name for screen readers that
+    lists it in words, row by row."""
+    if not isinstance(yard, Barnyard):
+        raise ValueError(f"yard must be a henkit.hens Barnyard, not {yard!r}"[:300])
+    h, wd = yard.shape
+    if not len(yard):
+        return "<i>(no card placed yet)</i>"
+    cells, said = [], []
+    for r in range(h):
+        row = []
+        for c in range(wd):
+            hen = yard.at((r, c))
+            rooster = yard.rooster_cell == (r, c)
+            if hen is not None:
+                cls = f"hk-card-{hen}" + (" hk-rooster" if rooster else "")
+                row.append(f"{hen}{' with the rooster' if rooster else ''}")
+            elif yard.is_coop((r, c)):
+                cls = "hk-coop"
+                row.append("coop")  # face down: its card is never named here
+            else:
+                cls = ""
+                row.append("empty")
+            cells.append(f"<span class='{cls}'></span>")
+        said.append(f"row {r}: {', '.join(row)}")
+    label = html.escape(f"{who}: {'; '.join(said)}", quote=True)
+    return (f"<div class='hk-yard' role='img' aria-label='{label}' "
+            f"style='grid-template-columns: repeat({wd}, 2.8em)'>{''.join(cells)}</div>")
 
 
 BREED_NAMES: dict[str, str] = {b.code: b.name for b in BREEDS}

@@ -313,6 +313,41 @@ def test_the_green_cells_are_the_engines_legal_placements(seed):
     assert green == want - {None}
 
 
+def test_other_barnyards_are_drawn_small_and_said_row_by_row_hiding_coops():
+    from henkit.hens.barnyard import Barnyard
+    from tests.widgets.test_barnyard import my_click
+
+    yard = Barnyard.parse("Pa1 Pa2\n##  Pa3*")
+    drawn = pieces.yard_html(yard, "Player 2")
+    assert drawn.count("<span class='hk-card-") == 3 and drawn.count("hk-coop") == 1
+    assert "hk-card-Pa3 hk-rooster" in drawn
+    assert ("aria-label='Player 2: row 0: Pa1, Pa2; row 1: coop, Pa3 with the rooster'"
+            in drawn)
+    assert "repeat(2, 2.8em)" in drawn
+    assert "no card placed" in pieces.yard_html(Barnyard())
+    with pytest.raises(ValueError):
+        pieces.yard_html("Pa1")
+    # In a game, a bot's face-down coop is drawn as a coop and its card is never named.
+    b = BarnyardGame(["greedy", "random"], seed=11, show_chart=False)
+    seen = 0
+    for _ in range(400):
+        if b.state.is_over:
+            break
+        b.next_button.click() if not b.my_turn else my_click(b)
+        if b.state.is_over:
+            break
+        view = b.state.view(b.human)
+        for q in range(1, b.state.players):
+            yard, seen_yard = b.state.barnyards[q], view.barnyards[q]
+            drawn = pieces.yard_html(seen_yard, b.names[q])
+            assert drawn in b.others_html.value  # drawn from what your seat may see
+            assert drawn.count("<span class='hk-card-") == len(yard.hens())
+            assert drawn.count("<span class='hk-coop'>") == yard.coops
+            seen += yard.coops
+    assert seen > 0  # the bots did put cards face down
+    assert "hk-yard" in b.others_html.value
+
+
 def test_a_click_sends_no_drawing():
     """The drawings travel once (the style); clicks change words and class names only."""
     tray = DiceTray(seed=2, show_chart=False)
