@@ -15,6 +15,8 @@ from henkit.classpool.base import Board
 from henkit.classpool.exact import (
     COMPARED_WITH_OPTIMAL,
     FAILED,
+    STORED_SPECS,
+    _walk,
     binomial,
     bot_spec,
     breed_count_law,
@@ -29,10 +31,12 @@ from henkit.classpool.exact import (
     hypergeometric,
     max_deviation,
     removal_choices,
+    stored_law,
     total_variation,
     turn_end_law,
     tv_constant,
 )
+from henkit.classpool.turn_laws import LAWS
 from henkit.core import CHANCE, Game
 from henkit.henpen.bots import make_bot
 from henkit.henpen.distributions import face_count_distribution, policy_distributions
@@ -179,6 +183,7 @@ def test_the_optimal_bots_law_is_worth_the_solvers_value() -> None:
     assert value == solve_turn(position_reward(rules=rules), rules=rules, exact=True).value()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("who", ["greedy", "random"])
 def test_turn_end_law_matches_seeded_turns_of_the_bot(who: str) -> None:
     law = turn_end_law(who)
@@ -193,6 +198,39 @@ def test_turn_end_law_matches_seeded_turns_of_the_bot(who: str) -> None:
     assert set(ends) <= set(law.chances)
     band = distance_band(law.chances, [3000], level=0.99, sims=1000, seed=2)
     assert total_variation(ends, law.chances) <= band.high[0]
+
+
+@pytest.mark.slow
+def test_the_stored_laws_are_the_walks_own() -> None:
+    # The board reads the usual bots' laws from henkit.classpool.turn_laws (no walk in class):
+    # they are what the walk through the engine gives (the two quickest walked again here; the
+    # rest checked against the solver below and against seeded games above).
+    for spec in ("greedy", "threshold:25"):
+        assert stored_law(spec) == _walk(spec, Rules())
+
+
+def test_every_stored_law_is_exact_and_agrees_with_the_solver() -> None:
+    assert set(STORED_SPECS) <= set(LAWS)
+    lowest = 21
+    exact = policy_distributions(range(20, 31), optimal=False, exact=True)
+    for spec in STORED_SPECS:
+        law = dict(stored_law(spec))
+        assert sum(law.values()) == 1, spec
+        # From 21 on (the lowest serving): below it the bot cannot stop (no serving to claim) and
+        # rolls on, where the batch policy stops and fails; their laws differ there by design.
+        if spec.startswith("threshold:") and int(spec.split(":")[1]) >= lowest:
+            d = exact[f"stop at {spec.split(':')[1]}"]
+            assert law["bust"] + law["no worm"] == d.fail
+            assert law.get("no serving", 0) == sum(d.at_total[:lowest])
+            assert all(law.get(t, 0) == d.at_total[t] for t in range(lowest, len(d.at_total)))
+
+
+def test_other_rules_are_walked_not_read() -> None:
+    rules = Rules(dice=4, worm_table={8: 1, 12: 2})
+    law = turn_end_law("greedy", rules)
+    assert sum(law.chances.values()) == 1
+    assert max(k for k in law.chances if isinstance(k, int)) <= 4 * 5
+    assert law.chances != turn_end_law("greedy").chances
 
 
 def test_a_student_is_compared_with_the_optimal_play_and_told_so() -> None:

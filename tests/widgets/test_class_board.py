@@ -83,7 +83,9 @@ def test_counts_and_charts_follow_the_pool(store: CountingStore) -> None:
         draws = figure_of(board.draw_out)
         assert sum(draws["data"][0]["customdata"]) == 1  # the pile draw is not a chance draw
         assert board.history == [(3, pytest.approx(board.history[0][1]))]
-        # Nothing new: no redraw.
+        # Nothing new (once the students' law, worked out in a thread, is drawn): no redraw.
+        board.wait_for_laws()
+        board.refresh()
         redraws = board.redraws
         assert board.refresh() is False and board.redraws == redraws
     finally:
@@ -168,7 +170,8 @@ def test_bot_turns_get_their_exact_law(store: CountingStore) -> None:
     board = ClassBoard(store, auto=False)
     try:
         board.wait_for_laws()
-        assert board.refresh() is True  # the law arrived: redrawn with the exact markers
+        board.refresh()  # redraws if the law arrived after the first drawing
+        assert board.refresh() is False  # and only once
         fig = figure_of(board.ending_outs[0])
         assert [t["type"] for t in fig["data"]] == ["bar", "scatter"]
         assert "Greedy's turns" in fig["layout"]["title"]["text"]
@@ -186,3 +189,34 @@ def test_bot_turns_get_their_exact_law(store: CountingStore) -> None:
 def test_bad_input_is_a_value_error(kwargs: dict, store: CountingStore) -> None:
     with pytest.raises(ValueError):
         ClassBoard(**{"store": store, "auto": False, **kwargs})
+
+
+def test_a_law_still_being_worked_out_is_said_then_drawn(store: CountingStore,
+                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    from henkit.widgets import class_board
+
+    go_on = threading.Event()
+    real = class_board.turn_end_law
+
+    def slow_law(who, rules=None):  # a walk that takes as long as the test says
+        go_on.wait(timeout=60)
+        return real(who, rules)
+
+    monkeypatch.setattr(class_board, "turn_end_law", slow_law)
+    write(store, new_page_id(), [TurnRecord("optimal", 30, serving=30)])
+    board = ClassBoard(store, auto=False)
+    try:
+        fig = figure_of(board.ending_outs[0])
+        assert "being worked out" in fig["layout"]["title"]["text"]
+        assert [t["type"] for t in fig["data"]] == ["bar"]  # counts only, meanwhile
+        go_on.set()
+        board.wait_for_laws()
+        assert board.refresh() is True  # nothing new in the pool, but the law arrived
+        fig = figure_of(board.ending_outs[0])
+        assert "being worked out" not in fig["layout"]["title"]["text"]
+        assert [t["type"] for t in fig["data"]] == ["bar", "scatter"]
+    finally:
+        go_on.set()
+        board.close()
