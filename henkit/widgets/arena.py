@@ -233,7 +233,11 @@ class Arena(w.VBox):
                     "read from henkit's results cache")
         else:
             done = f"Played {t.games} games (seed {t.seed})"
-        say(self.status, f"{done}. Most wins: {best}.")
+        unit = UNITS[t.game]
+        say(self.status, f"{done}. Most wins: {best.bot}, {best.win_rate:.1%} of its "
+                         f"{best.games} games (95% interval {best.win_low:.1%} to "
+                         f"{best.win_high:.1%}), mean {best.mean_score:.2f} {unit} "
+                         f"({best.score_low:.2f} to {best.score_high:.2f}).")
         return t
 
     def _show(self, t: Tournament) -> None:

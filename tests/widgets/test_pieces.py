@@ -277,6 +277,11 @@ def test_the_arena_has_no_symbol_character():
     a = Arena("henpen", ["greedy", "random"], games=4, seed=1)
     a.run()
     assert check_words(a) > 10 and "henkit" in a._dom_classes
+    # Ranges read "a to b" (never "-8.12--4.88"), in the status line and the table.
+    from henkit.widgets.common import status_text
+
+    for text in (status_text(a.status), a.table_html.value):
+        assert " to " in text and not re.search(r"\d%?-\d", text), text
 
 
 @pytest.mark.parametrize("seed", [1, 4, 8])
