@@ -22,11 +22,12 @@ T = TypeVar("T")
 # A kernel that shares two cores with Voilà's refills (and a benchmark) may answer slowly.
 ANSWER_S = 30.0
 
-# A card in the hand as its button says it: 'Pa1 · 2 eggs', '▶ Pa1 · 2 eggs' when selected.
+# A card in the hand as its button says it: 'Pa1 · 2 eggs', 'Pa1 · 2 eggs (selected)' when
+# selected.
 # HAND_CARD parses a label; HAND_NAME finds the buttons (Playwright hands the pattern to
 # JavaScript, which has no (?P<name>...) groups).
-HAND_CARD = re.compile(r"^(?:▶ )?(?P<code>(?P<breed>[A-Z][a-z]+)\d+) · (?P<eggs>\d+) eggs?")
-HAND_NAME = re.compile(r"^(?:▶ )?[A-Z][a-z]+\d+ · \d+ eggs?")
+HAND_CARD = re.compile(r"^(?P<code>(?P<breed>[A-Z][a-z]+)\d+) · (?P<eggs>\d+) eggs?")
+HAND_NAME = re.compile(r"^[A-Z][a-z]+\d+ · \d+ eggs?")
 # Where a cell of the grid is: its tooltip is the only place that says so.
 CELL_AT = re.compile(r"row (?P<row>-?\d+), column (?P<col>-?\d+)")
 NOT_DISPLAYED = "Error displaying widget"
@@ -94,7 +95,7 @@ def hens(game: Locator) -> dict[tuple[int, int], str]:
         at = CELL_AT.search(tooltip)
         # A hen's cell is labelled with its card (and the rooster); empty cells, coops and the
         # cells offered for a placement ('+ Pa1', '✗') are not hens.
-        code = re.fullmatch(r"([A-Z][a-z]+\d+)(?: 🐓)?", label)
+        code = re.fullmatch(r"([A-Z][a-z]+\d+)", label)
         if at and code:
             found[(int(at["row"]), int(at["col"]))] = code[1]
     return found
@@ -134,7 +135,8 @@ def select_card(game: Locator, card: Locator) -> re.Match[str]:
     card.click()
     status = game.get_by_role("status")
     expect(status).to_contain_text("Selected", timeout=ANSWER_S * 1000)
-    selected = game.get_by_role("button", name=re.compile(rf"^▶ {label['code']} · "))
+    selected = game.get_by_role(
+        "button", name=re.compile(rf"^{label['code']} · .*\(selected\)$"))
     expect(selected).to_have_count(1)
     return label
 
@@ -187,6 +189,12 @@ def test_placing_a_hen_updates_the_barnyard_and_the_score(page: Page, voila: Voi
     """Two turns by clicking: each hen shows where it was put and the score follows the rules."""
     game = open_widget(page, voila, "06_placing_hens.ipynb", "Hens: your barnyard")
     status = game.get_by_role("status")
+    # A dashboard deals each viewer a fresh seed: play the notebook's deal (seed 3: you start,
+    # a same-breed card on turn 2).
+    seed = game.get_by_role("textbox", name="Seed")
+    seed.fill("3")
+    seed.press("Enter")
+    expect(status).to_contain_text("A new game with seed 3", timeout=ANSWER_S * 1000)
     expect(status).to_contain_text("Your turn: draw a card", timeout=ANSWER_S * 1000)
     chart_toggle = game.get_by_role("checkbox", name="Show the score chart")
     expect(chart_toggle).to_be_checked()  # the notebook shows the chart from the start
