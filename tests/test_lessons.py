@@ -532,3 +532,46 @@ def test_the_developer_material_is_in_an_unpublished_appendix():
 def test_the_appendix_shows_the_failure_the_lessons_count():
     out = output_after(APPENDIX, "ends = threshold_policy(25).end_distribution()")
     says(out, f"failures as the rules count:  {float(threshold_fails(25)):.4f}")
+
+
+# -- more of what the text states --------------------------------------------------------------
+
+
+def test_nb3_policy_map_text_follows_the_chart():
+    cell = next(c for c in cells(3) if source(c).strip() == "policy_map(solution)")
+    chart = next(o["data"]["application/vnd.plotly.v1+json"] for o in cell["outputs"]
+                 if "application/vnd.plotly.v1+json" in o.get("data", {}))
+    heat = chart["data"][0]
+    plays = {(dice, total): label for dice, row in zip(heat["y"], heat["customdata"], strict=True)
+             for total, label in zip(heat["x"], row, strict=True)}
+    assert all(plays[3, t] == "roll" for t in (23, 24, 25))  # "With 3 dice left ... rolls on at 23, 24 and 25"
+    assert plays[2, 28] == "roll"  # "With 2 dice it always rolls at 28"
+    assert all(plays[2, t].startswith("depends") for t in range(21, 28))  # "often at 21 to 27"
+    assert all(plays[1, t] == "stop" for t in (21, 22, *range(25, 36)))  # "stops from 21 on,"
+    assert all(plays[1, t].startswith("depends") for t in (23, 24))  # "except at 23 and 24"
+    says(section(3, "The **policy map**"), "With 3 dice left the solver rolls on at 23, 24 and 25",
+         "With 2 dice it always rolls at 28", "often at 21 to 27",
+         "With 1 die it stops from 21 on, except at 23 and 24")
+
+
+def test_bust_chances_the_text_states():
+    from henkit.henpen.odds import bust_chance
+
+    assert bust_chance(1, {1, 2, WORM}) == Fraction(1, 2)
+    says(section(3, "With one die and three faces taken"), "rolling busts half the time",
+         f"the bust chance is {bust_chance(3, {5, WORM})}")
+    says(section(4, "Both stops are worth 2 worms"), f"a bust chance of {bust_chance(2, {1, 5, WORM})}")
+
+
+def test_nb5_numbers_from_the_seat():
+    from henkit.hens import draw_odds
+
+    view = nb5_view()
+    unseen = sum(view.unlocated().values())
+    says(section(5, "The deck holds"), f"The deck holds {view.deck_size} cards",
+         f"so {unseen} cards are unseen")
+    says(section(5, "Cell (0, 2) sits between"), f"only {draw_odds(view, (0, 2), 1).matching} of {unseen}")
+    says(section(5, "Fa1 is a sure card"),
+         f"The deck gives a {draw_odds(view, (2, 1), 1).at_least_one} chance per draw")
+    says(section(5, "Now draw **two** cards"), "only 11 of the 71 cards left are Padovana")
+    says(section(5, "A check by brute force"), f"C(72, 2) = {math.comb(72, 2):,} pairs")
