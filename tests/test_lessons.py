@@ -575,3 +575,39 @@ def test_nb5_numbers_from_the_seat():
          f"The deck gives a {draw_odds(view, (2, 1), 1).at_least_one} chance per draw")
     says(section(5, "Now draw **two** cards"), "only 11 of the 71 cards left are Padovana")
     says(section(5, "A check by brute force"), f"C(72, 2) = {math.comb(72, 2):,} pairs")
+
+
+NB6_GOAL_YARDS = {
+    1: "Mo1* Mo3 Su2\nMo5  Su4 Su1\nSu6  Su5 Su3\nCe5  Ce6 Ce4",
+    2: "Ce4 Ba5 Ba6\n##  Pa6 Ba5\nSu4 Mo5 Pa4\nPa5 Fa6* Ce5",
+    3: "Fa3 Mo4 Mo1\nFa2 Ce3 Mo2\nCe1 ##  Su3*\nCe6 ##  Su5",
+    4: "Fa4 Fa3* Fa2\nFa3 Fa4  Su3\nCe4 ##   Su2\nBa5 Ba3  Ba3",
+    5: "Pa4 Pa5* Pa5 Pa1\nSu3 ##   Pa2 Pa6\nCe4 Ce2  Pa3 Pa6",
+    6: "Mo2 Fa3  Fa4\nCe3 Ce4* Fa5\nCe6 ##   Fa2\nSu5 Fa4  Fa6",
+}
+
+
+def test_nb6_goal_card_examples_say_what_the_engine_scores():
+    from henkit.hens import Barnyard, score, total
+
+    points = {}
+    for goal, notation in NB6_GOAL_YARDS.items():
+        yard = Barnyard.parse(notation)
+        assert f"print(score(g{goal}, goal={goal}))" in "\n".join(source(c) for c in cells(6))
+        points[goal] = {line.step: line.points for line in score(yard, goal=goal).lines}
+        points[goal]["lone"] = len(yard.lone_hens())
+        points[goal]["yard"] = yard
+    def words(goal: int) -> str:
+        return section(6, f"### Goal card {goal}:")
+    says(words(1), f"so +{points[1]['top goal']}")
+    assert points[1]["bottom goal"] == 0  # "the bottom goal costs nothing"
+    says(section(6, "The medals line is large here"), f"so {points[1]['medals']} points",
+         "6 + 2 x 3 + 2 x 3 = 18 medals")
+    says(words(2), f"{points[2]['lone']} hens without a same-breed neighbour")
+    assert points[2]["bottom goal"] == points[2]["lone"] and points[2]["top goal"] == 5
+    says(words(3), f"meet the top goal (+{points[3]['top goal']})", f"so it is a lone hen: {points[3]['bottom goal']}")
+    says(words(4), f"so +{points[4]['top goal']}", f"Ce4 in row 2 is alone: {points[4]['bottom goal']}")
+    rooster_on_ba = total(points[4]["yard"], goal=4, rooster=(3, 0)) - total(points[4]["yard"], goal=4)
+    says(words(4), f"it would have added {rooster_on_ba} more points")
+    says(words(5), f"so +{points[5]['top goal']}", f"the only group of 3 or more: +{points[5]['bottom goal']}")
+    says(words(6), f"to its right: {points[6]['top goal']}", f"(Fa3 Fa4 Fa5 Fa2 Fa6 Fa4): +{points[6]['bottom goal']}")
