@@ -20,6 +20,7 @@ import plotly.graph_objects as go
 from henkit.charts.style import (
     EXACT_COLOUR,
     FAIL_COLOUR,
+    LABEL_SIZE,
     NEUTRAL_COLOUR,
     SIMULATED_COLOUR,
     breed_colour,
@@ -50,6 +51,26 @@ def _fraction_text(p: Fraction) -> str:
     if p.denominator == 1 or len(str(p.denominator)) > 6:
         return ""
     return f" = {p.numerator}/{p.denominator}"
+
+
+def _percent(p: Fraction) -> str:
+    """A chance written on a chart: '0%', '<0.1%' for a tiny non-zero one, else '12.3%'."""
+    if p == 0:
+        return "0%"
+    return "<0.1%" if p < Fraction(1, 1000) else f"{float(p):.1%}"
+
+
+def _exact_trace(x: list[str], exact: Sequence[Fraction], name: str) -> dict[str, Any]:
+    """The exact chances as diamonds, each written above its diamond (a projected class sees no
+    hover text)."""
+    return {
+        "type": "scatter", "mode": "markers+text", "name": name, "x": x,
+        "y": [float(p) for p in exact], "marker": DIAMOND,
+        "text": [_percent(p) for p in exact], "textposition": "top center",
+        "textfont": {"size": LABEL_SIZE, "color": EXACT_COLOUR}, "cliponaxis": False,
+        "customdata": [_fraction_text(p) for p in exact],
+        "hovertemplate": "%{x}: exact %{y:.2%}%{customdata}<extra>exact</extra>",
+    }
 
 
 def _comparison(c: object) -> Comparison:
@@ -84,12 +105,7 @@ def comparison_chart(comparison: Comparison, x_title: str = "outcome",
         "hovertemplate": f"%{{x}}: %{{y:.1%}} (%{{customdata}} of {n:,})<extra>the class</extra>",
     }]
     if c.has_law:
-        data.append({
-            "type": "scatter", "mode": "markers", "name": "exact chance", "x": x,
-            "y": [float(p) for p in c.exact], "marker": DIAMOND,
-            "customdata": [_fraction_text(p) for p in c.exact],
-            "hovertemplate": "%{x}: exact %{y:.2%}%{customdata}<extra>exact</extra>",
-        })
+        data.append(_exact_trace(x, c.exact, "exact chance"))
     distance = c.distance
     sub = f"{n:,} pooled" + (f", distance to exact {distance:.3f}" if distance is not None
                              else "")
@@ -138,12 +154,7 @@ def bust_chart(cells: Sequence[BustCell]) -> go.Figure:
         "customdata": [[c.busts, c.rolls] for c in shown],
         "hovertemplate": ("%{x}: %{y:.1%} bust (%{customdata[0]} of %{customdata[1]} rolls)"
                           "<extra>the class</extra>"),
-    }, {
-        "type": "scatter", "mode": "markers", "name": "exact (k/6)^n", "x": x,
-        "y": [float(c.exact) for c in shown], "marker": DIAMOND,
-        "customdata": [_fraction_text(c.exact) for c in shown],
-        "hovertemplate": "%{x}: exact %{y:.2%}%{customdata}<extra>exact</extra>",
-    }]
+    }, _exact_trace(x, [c.exact for c in shown], "exact (k/6)^n")]
     rolls = sum(c.rolls for c in shown)
     lay = layout(f"Busts by faces taken and dice rolled<br><sup>{rolls:,} rolls pooled</sup>",
                  "faces taken before the roll, dice rolled", "share of rolls that bust",
@@ -183,7 +194,8 @@ def _history(history: object) -> list[tuple[int, float]]:
 def distance_chart(history: Sequence[tuple[int, float]], band: DistanceBand,
                    law: Any = None, what: str = "first-roll worms") -> go.Figure:
     """The class's distance to the exact law as it pools more (points, n on a log axis) inside
-    the band where 95% of classes' distances lie, with the expected C/sqrt(n) (dashed)."""
+    the band where 95% of classes' distances lie, with the expected C/sqrt(n) (dashed). Every
+    text is plain ASCII or Latin-1 (a classroom's font may lack a square root sign)."""
     points = _history(history)
     if not isinstance(band, DistanceBand):
         raise ValueError(f"band is a DistanceBand (exact.distance_band), not {band!r}"[:300])
@@ -203,7 +215,7 @@ def distance_chart(history: Sequence[tuple[int, float]], band: DistanceBand,
         c = tv_constant(law)
         data.append({
             "type": "scatter", "mode": "lines", "x": ns, "y": [c / math.sqrt(n) for n in ns],
-            "name": f"expected: {c:.2f}/√n", "line": {"color": EXACT_COLOUR, "dash": "dash",
+            "name": f"expected: {c:.2f}/sqrt(n)", "line": {"color": EXACT_COLOUR, "dash": "dash",
                                                       "width": 3},
             "hovertemplate": "n = %{x:,}: expected %{y:.3f}<extra></extra>",
         })
@@ -213,8 +225,8 @@ def distance_chart(history: Sequence[tuple[int, float]], band: DistanceBand,
         "line": {"color": SIMULATED_COLOUR, "width": 3}, "marker": {"size": 10},
         "hovertemplate": "after %{x:,}: distance %{y:.3f}<extra>the class</extra>",
     })
-    lay = layout(f"Distance to the exact law ({what})<br><sup>shrinks like 1/√n as the class "
-                 "pools more</sup>",
+    lay = layout(f"Distance to the exact law ({what})<br><sup>shrinks like 1/sqrt(n) as the "
+                 "class pools more</sup>",
                  "observations pooled (n)", "total variation distance",
                  xaxis={"type": "log"}, yaxis={"rangemode": "tozero"},
                  legend={"x": 0.98, "xanchor": "right", "y": 0.98})
@@ -233,4 +245,4 @@ def distance_alt(history: Sequence[tuple[int, float]], band: DistanceBand,
     i = int(np.argmin([abs(math.log(m) - math.log(n)) for m in band.n]))
     return (f"Distance to the exact law ({what}): {d:.3f} after {n:,} observations; "
             f"{band.level:.0%} of classes are between {band.low[i]:.3f} and {band.high[i]:.3f} "
-            f"at about {band.n[i]:,}. The band narrows like 1/√n.")
+            f"at about {band.n[i]:,}. The band narrows like 1/sqrt(n).")

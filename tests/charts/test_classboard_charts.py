@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import math
 from fractions import Fraction
 
@@ -41,6 +42,9 @@ def test_first_roll_chart_bars_are_the_class_markers_the_binomial() -> None:
     assert list(bars.y) == pytest.approx([c / 18 for c in bars.customdata])
     assert list(exact.y) == pytest.approx([float(p) for p in first_roll_law(8)])
     assert exact.marker.color == EXACT_COLOUR
+    # The exact chances are written on the chart (a projected class sees no hover text).
+    assert list(exact.text[:3]) == ["23.3%", "37.2%", "26.0%"] and exact.text[8] == "<0.1%"
+    assert exact.textfont.size >= 16
     assert "18 pooled" in fig.layout.title.text and "distance" in fig.layout.title.text
     alt = ch.comparison_alt(comparison)
     assert alt.startswith("Worms on a first roll of 8 dice, 18 pooled:")
@@ -94,7 +98,7 @@ def test_distance_chart_draws_the_band_the_expectation_and_the_class() -> None:
     assert list(cls.x) == [10, 100, 1000]  # in order of n
     assert fig.layout.xaxis.type == "log"
     alt = ch.distance_alt(history, band)
-    assert "0.020 after 1,000 observations" in alt and "1/√n" in alt
+    assert "0.020 after 1,000 observations" in alt and "1/sqrt(n)" in alt
 
 
 def test_charts_are_deterministic() -> None:
@@ -118,3 +122,17 @@ def test_bad_input_is_a_value_error() -> None:
     ):
         with pytest.raises(ValueError):
             call()
+
+
+def test_no_chart_text_needs_a_font_a_classroom_may_lack() -> None:
+    # ASCII and Latin-1 only (no square root sign, no arrows): as tests/charts/test_chart_words.
+    law = first_roll_law(8)
+    band = distance_band(law, [10, 100], sims=200, seed=3)
+    figs = [ch.comparison_chart(c) for c in (*first_roll_comparisons(BOARD),
+                                              *ending_comparisons(BOARD),
+                                              draw_comparison(BOARD))]
+    figs += [ch.bust_chart(bust_cells(BOARD)), ch.distance_chart([(10, 0.2)], band, law)]
+    texts = [json.dumps(figure_json(f), ensure_ascii=False) for f in figs]
+    texts += [ch.bust_alt(bust_cells(BOARD)), ch.distance_alt([(10, 0.2)], band)]
+    for text in texts:
+        assert all(" " <= c <= "\u00ff" or c in "–—‘’“”…" for c in text), text[:200]
