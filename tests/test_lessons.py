@@ -371,6 +371,9 @@ def test_students_text_has_no_developer_words(lesson):
     spans = re.findall(r"`([^`]+)`", prose)
     calls = [c for c in spans if re.search(r"\w\(|^henkit\.|=", c)] + re.findall(r"\b\w+_\w+\(", prose)
     assert not calls, f"notebook {lesson}'s text names code: {calls}"
+    code_in_outputs = [line for line in visible_outputs(lesson).splitlines()
+                       if "`" in line and not line.lstrip().startswith(("{", '"'))]
+    assert not code_in_outputs, f"notebook {lesson} prints code names: {code_in_outputs}"
 
 
 # -- every lesson: answers only inside their toggle --------------------------------------------
