@@ -242,8 +242,8 @@ class BotSummary:
     def __str__(self) -> str:
         where = "" if self.seat is None else f" in seat {self.seat}"
         return (f"{self.bot}{where}: won {self.win_rate:.1%} of {self.games} games "
-                f"(95% CI {self.win_low:.1%}-{self.win_high:.1%}), mean score "
-                f"{self.mean_score:.2f} ({self.score_low:.2f}-{self.score_high:.2f})")
+                f"(95% CI {self.win_low:.1%} to {self.win_high:.1%}), mean score "
+                f"{self.mean_score:.2f} ({self.score_low:.2f} to {self.score_high:.2f})")
 
 
 def check_results(results: object) -> list[GameResult]:
@@ -299,15 +299,16 @@ def results_table(results: Sequence[GameResult], by_seat: bool = False) -> str:
     """A plain-text table of `summarise(results, by_seat)`."""
     rows = summarise(results, by_seat)
     seat = f"{'seat':>4}  " if by_seat else ""
-    head = (f"{seat}{'bot':<24} {'games':>6} {'wins':>8} {'win %':>7} {'95% CI':>15} "
-            f"{'mean':>7} {'95% CI':>15}")
+    # "a to b", never "a-b": a range of negative scores would read "-8.12--4.88".
+    head = (f"{seat}{'bot':<24} {'games':>6} {'wins':>8} {'win %':>7} {'95% CI':>18} "
+            f"{'mean':>7} {'95% CI':>18}")
     lines = [head, "-" * len(head)]
     for s in rows:
         where = f"{s.seat:>4}  " if by_seat else ""
         lines.append(
             f"{where}{s.bot:<24} {s.games:>6} {s.wins:>8.2f} {s.win_rate:>7.1%} "
-            f"{f'{s.win_low:.1%}-{s.win_high:.1%}':>15} {s.mean_score:>7.2f} "
-            f"{f'{s.score_low:.2f}-{s.score_high:.2f}':>15}"
+            f"{f'{s.win_low:.1%} to {s.win_high:.1%}':>18} {s.mean_score:>7.2f} "
+            f"{f'{s.score_low:.2f} to {s.score_high:.2f}':>18}"
         )
     return "\n".join(lines)
 

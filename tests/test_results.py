@@ -149,3 +149,15 @@ def test_the_statistics_raise_only_value_error(x, where):
     only_value_error(results.scores_by_bot, x)
     only_value_error(results.score_distributions, x)
     only_value_error(results.score_distributions, [x])
+
+
+def test_ranges_read_a_to_b_even_for_negative_scores():
+    """A range is written 'a to b': with negative scores 'a-b' would read '-8.12--4.88'."""
+    games = [GameResult(i, i, (0, 1), ("x", "y"), (-3 - i % 4, -9 + i % 3), (0,), 0)
+             for i in range(12)]
+    table = results.results_table(games)
+    summary = str(results.summarise(games)[1])
+    rows = table.splitlines()[2:]  # under the header and its rule of dashes
+    assert rows and not any("--" in row for row in rows) and "--" not in summary
+    low, high = results.summarise(games)[1].score_low, results.summarise(games)[1].score_high
+    assert f"{low:.2f} to {high:.2f}" in table and f"{low:.2f} to {high:.2f}" in summary
