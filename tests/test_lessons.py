@@ -289,7 +289,7 @@ def test_nb4_answers():
     says(ex[1], f"{expected_worms(GRILL, own_top=23, others_tops=OTHERS):+.3f} worms expected")
     # Exercise 1: which win-rate intervals overlap, read from the tournament's own table.
     table = output_after(4, 'run_tournament("henpen", specs, games=120')
-    rows = re.findall(r"^(\w[\w ]*?)\s+120\s+[\d.]+\s+[\d.]+%\s+([\d.]+)%-([\d.]+)%", table,
+    rows = re.findall(r"^(\w[\w ]*?)\s+120\s+[\d.]+\s+[\d.]+%\s+([\d.]+)%(?:-| to )([\d.]+)%", table,
                       flags=re.MULTILINE)
     assert len(rows) == 4
     for i, (a, a_lo, a_hi) in enumerate(rows):
@@ -456,7 +456,7 @@ def test_nb7_wilson_text_and_answers():
     says(text2, "0 % to 0 %", "does not shrink to a single point")
     hens = output_after(7, 'hens = run_tournament("hens"')
     low, high = wilson_interval(0, 60)
-    says(hens, f"0.00 {0:.1%} {low:.1%}-{high:.1%}")
+    says(hens, f"0.00 {0:.1%} {low:.1%} to {high:.1%}")
     says(text2, f"0 wins in 60 games, interval 0 % to {100 * high:.1f} %")
     ex = answers(7)
     assert len(ex) == 3
@@ -481,11 +481,11 @@ def test_nb7_exercise_3_recomputed():
 
 def test_nb7_text_follows_the_tournaments():
     t1 = output_after(7, 'henpen = run_tournament("henpen", ["optimal"')
-    optimal = re.search(r"^optimal\s+60\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%-([\d.]+)%", t1, flags=re.MULTILINE)
+    optimal = re.search(r"^optimal\s+60\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%(?:-| to )([\d.]+)%", t1, flags=re.MULTILINE)
     wins, rate, low, high = (float(g) for g in optimal.groups())
     says(section(7, "The optimal bot wins"), f"wins {rate:.0f} % of the games ({wins:.0f} of 60)",
          f"from about {low:.0f} % to {high:.0f} %")
-    rows = {m[0]: m[1:] for m in re.findall(r"^(threshold 25|greedy)\s+60\s+[\d.]+\s+([\d.]+)%\s+([\d.]+)%-([\d.]+)%",
+    rows = {m[0]: m[1:] for m in re.findall(r"^(threshold 25|greedy)\s+60\s+[\d.]+\s+([\d.]+)%\s+([\d.]+)%(?:-| to )([\d.]+)%",
                                             t1, flags=re.MULTILINE)}
     th, gr = rows["threshold 25"], rows["greedy"]
     says(section(7, "## 5. Is the difference real?"), f"`threshold:25` won {th[0]} % and `greedy` {gr[0]} %",
@@ -505,6 +505,11 @@ def test_nb7_text_follows_the_tournaments():
     match = output_after(7, "print(match.table())")
     rate = float(re.search(r"^greedy\s+160\s+[\d.]+\s+([\d.]+)%", match, flags=re.MULTILINE)[1])
     says(text(7), f"greedy wins about {rate:.0f} % head to head")
+    deal = re.search(r"Counted by deal \((\d+) deals of 2 games\): greedy's share [\d.]+%, 95% interval "
+                     r"([\d.]+)% to ([\d.]+)%", match)
+    assert deal and int(deal[1]) == 80 and float(deal[2]) > 50
+    says(section(7, "Three habits keep such conclusions honest"), "they are 80 deals",
+         f"the interval is {deal[2]} % to {deal[3]} %")
 
 
 def test_nb7_has_no_section_on_executors_and_caches():
