@@ -468,6 +468,7 @@ def test_nb7_wilson_text_and_answers():
     says(ex[1], f"**{math.floor(n)}**", f"{two[0]:.1%} to {two[1]:.1%}", f"about {4 * 385:,} games")
 
 
+@pytest.mark.slow
 def test_nb7_exercise_3_recomputed():
     from henkit.arena import run_tournament
 
