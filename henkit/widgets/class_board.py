@@ -66,6 +66,10 @@ MAX_ENDING_CHARTS = 4
 
 _band_lock = threading.Lock()
 _band: DistanceBand | None = None
+_live_lock = threading.RLock()
+_live: list[ClassBoard] = []
+"""The boards refreshing by themselves in this kernel: at most one (re-running a notebook cell
+makes a new board; the old one, kept alive for Voilà, stops refreshing)."""
 
 
 def first_roll_band() -> DistanceBand:
@@ -171,7 +175,13 @@ class ClassBoard(w.VBox):
     # ----- refreshing ---------------------------------------------------------------------------
 
     def start(self) -> None:
-        """Start refreshing by itself every `interval` seconds (a daemon thread)."""
+        """Start refreshing by itself every `interval` seconds (a daemon thread); a board of this
+        kernel that was refreshing stops (one board, one query every 2 s)."""
+        with _live_lock:
+            for other in [b for b in _live if b is not self]:
+                other.stop()
+                other._say("stopped: a newer class board on this page refreshes instead")
+            _live[:] = [self]
         with self._lock:
             if self._thread is not None and self._thread.is_alive():
                 return
@@ -184,6 +194,9 @@ class ClassBoard(w.VBox):
         """Stop refreshing (the board keeps what it shows)."""
         if not hasattr(self, "_stop"):
             return  # a board whose arguments were refused never started
+        with _live_lock:
+            if self in _live:
+                _live.remove(self)
         self._stop.set()
         thread = self._thread
         if thread is not None and thread is not threading.current_thread():

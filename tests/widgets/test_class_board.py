@@ -220,3 +220,15 @@ def test_a_law_still_being_worked_out_is_said_then_drawn(store: CountingStore,
     finally:
         go_on.set()
         board.close()
+
+
+def test_a_new_board_stops_the_old_ones_refresher(store: CountingStore) -> None:
+    # Re-running a notebook cell makes a new board; the old one (kept alive) stops querying.
+    old = ClassBoard(store, interval=2.0)
+    new = ClassBoard(store, interval=2.0)
+    try:
+        assert new.running and not old.running
+        assert status_of(old).startswith("stopped: a newer class board")
+    finally:
+        new.close()
+        old.close()
