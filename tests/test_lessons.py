@@ -1,9 +1,10 @@
 """The lessons say what the engine says.
 
-Every number a notebook's text states is recomputed here from the engine (or, for a seeded
-tournament or simulation that is too slow to replay in a unit test, read from the notebook's
-own committed output, which nbval checks against a fresh run), and the text must contain it:
-a change to the engine that moves a number fails here until the lesson's text follows.
+The numbers the text of notebooks 3-7 states (the errors issue 12 found, each exercise's answer,
+and the claims around them) are recomputed here from the engine, or, for a seeded tournament or
+simulation too slow to replay in a unit test, read from the notebook's own committed output
+(which nbval checks against a fresh run), and the text must contain them: a change to the
+engine that moves a number fails here until the lesson's text follows.
 
 Also checked: an exercise's answer appears only inside its collapsed "Answer" toggle (never in
 an output the page shows), the students' text is free of developer words, and the developer
