@@ -278,6 +278,11 @@ _BASE_CSS = f"""
 .{ROOT_CLASS} .jupyter-button.hk-die {{ width: 80px; height: 96px; padding: 60px 2px 4px;
   background-color: #FFFFFF; color: #000000; background-size: 56px 56px;
   background-position: center 6px; background-repeat: no-repeat; }}
+.{ROOT_CLASS} .jupyter-button.hk-die {{ position: relative; }}
+.{ROOT_CLASS} .jupyter-button.hk-die::before {{ position: absolute; width: 1px; height: 1px;
+  overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }}
+.{ROOT_CLASS} .jupyter-button.hk-die[class*='hk-die-']::before {{ content: 'die showing '; }}
+.{ROOT_CLASS} .jupyter-button.hk-die.hk-die-{WORM}::before {{ content: 'die showing a '; }}
 .{ROOT_CLASS} .jupyter-button.hk-die.hk-live {{ border: 4px solid #01579B; }}
 .{ROOT_CLASS} .jupyter-button.hk-die.hk-bust {{ border: 4px solid #B71C1C; }}
 .{ROOT_CLASS} .hk-tile {{ display: inline-flex; flex-direction: column; align-items: center;

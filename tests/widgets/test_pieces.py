@@ -168,6 +168,10 @@ def test_the_style_draws_every_class_the_widgets_use_and_nothing_comes_from_else
     for k in CARDS:
         assert f".hk-card-{k} {{ background-image: url(\"data:image/svg+xml," in css
     assert ".jupyter-button.hk-coop" in css and ".hk-rooster::after" in css
+    # A die button's name for screen readers is "die showing 3" / "die showing a worm": its
+    # words, after a visually hidden "die showing " the style puts before them.
+    assert "hk-die[class*='hk-die-']::before { content: 'die showing '; }" in css
+    assert f".hk-die.hk-die-{WORM}::before {{ content: 'die showing a '; }}" in css
     # Every url() is an inline drawing: nothing is fetched (no CDN, no file).
     urls = re.findall(r"url\(([^)]*)\)", unquote(css))
     assert urls and all(u.startswith('"data:image/svg+xml,') for u in urls)
