@@ -1,0 +1,620 @@
+"""Whole-game Henpen for two players: the chance to win, both players playing to win.
+
+`win_chance(state)` is the chance that the player to move at the start of a turn wins the game
+when both players play to win (a draw counts half, so the two players' chances add up to 1).
+
+How it is worked out. A position between turns is the grill, the two stacks (in order) and whose
+turn it is; the servings out of play are the rest. A turn is a small Markov decision process (the
+turn space of `henkit.henpen.turnspace`, the same tables the expected-worms solver of
+`henkit.henpen.odds` uses); it ends in a claim (a grill serving, or the opponent's top) or a
+failure, each leading to a new position. The reward of an ending is the opponent's chance of
+losing from the position it leads to, 1 - (their chance of winning there). Each turn is solved
+by backward induction over its space with those rewards, with one difference from
+`odds.solve_turn`, whose reward is one number per total: a player may stop only with a worm *and*
+a serving to claim (a total no serving matches cannot stop, and a total that claims something
+cannot fail by choice), and a turn that ends by itself (P5) takes the best of its claims.
+Positions repeat (a serving stolen back and forth; a failure with an empty stack flips nothing),
+so the positions are solved strongly connected component by component, last first: in floats by
+value iteration (Gauss-Seidel) to 1e-14, exactly (`exact=True`) by policy iteration, each policy
+evaluated by an exact linear solve over the component in Fractions and then checked to be a
+fixed point of the exact turn solve (integer backward induction). Every game ends with
+probability 1 whatever the players do (a roll of all worms forces a claim), so the fixed point is
+unique and is the game's value.
+
+Every solved position is memoised (`cache_info`, `cache_clear`). `best_action(state)` and
+`win_advice(state)` give the best action at any moment of a turn for winning, and the chance to
+win after each legal action. Pure Python and numpy.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from henkit.checks import whole
+from henkit.henpen.actions import ROLL, TAKES, Action, Roll, Stop
+from henkit.henpen.dice import SIDES, VALUES
+from henkit.henpen.inputs import check_flag
+from henkit.henpen.rules import Claim, Rules, failed_turn, legal_claims, winners
+from henkit.henpen.state import Phase, State
+from henkit.henpen.turnspace import TurnPoint, TurnPolicy, TurnSpace, roll_pattern, turn_space
+
+Number = float | Fraction
+Key = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
+"""A position between turns: (grill, the mover's stack, the opponent's stack), stacks bottom
+first. Whose seat moves does not change the chance to win, so one key serves both seats."""
+
+DEFAULT_LIMIT = 100_000
+"""The most positions one call solves unless the caller sets `limit` (a few minutes in floats)."""
+TOLERANCE = 1e-14
+"""Float value iteration stops when no value in a component moves by more than this."""
+MAX_SWEEPS = 100_000
+MAX_POLICY_ROUNDS = 200
+_COUNT_CAP = 10
+"""Over its limit, an endgame is counted up to this many times the limit, to say how large."""
+
+
+class CacheInfo(NamedTuple):
+    """How many positions are memoised: float values, exact values."""
+
+    float_positions: int
+    exact_positions: int
+
+
+@dataclass(frozen=True)
+class WinAdvice:
+    """A legal action and the mover's chance to win if they play it, then play to win."""
+
+    action: Action
+    value: Number
+
+    def __str__(self) -> str:
+        return f"{self.action}: {float(self.value):.2%} to win"
+
+
+# ----- memo ---------------------------------------------------------------------------------------
+
+_FLOAT: dict[Rules, dict[Key, float]] = {}
+_EXACT: dict[Rules, dict[Key, Fraction]] = {}
+
+
+def cache_info() -> CacheInfo:
+    """How many positions are memoised (all rules together), in floats and exactly."""
+    return CacheInfo(sum(map(len, _FLOAT.values())), sum(map(len, _EXACT.values())))
+
+
+def cache_clear() -> None:
+    """Forget every memoised position."""
+    _FLOAT.clear()
+    _EXACT.clear()
+    _turn.cache_clear()
+    _solved_turn.cache_clear()
+
+
+# ----- input --------------------------------------------------------------------------------------
+
+
+def _check_state(state: object, *, start: bool) -> State:
+    if not isinstance(state, State):
+        raise ValueError(f"state must be a henkit.henpen State, not {state!r}")
+    state.validate()  # an unreachable position is refused here, saying why
+    if state.players != 2:
+        raise ValueError(f"the endgame solver plays 2-player games, not {state.players} players")
+    if state.phase is Phase.OVER:
+        raise ValueError("the game is over: there is no turn to play")
+    if start and state.phase is not Phase.ROLL:
+        raise ValueError(f"win_chance takes a position at the start of a turn, not one in the "
+                         f"{state.phase.value!r} phase (best_action and win_advice take any moment)")
+    if state.phase is Phase.DICE:
+        raise ValueError("the dice are rolling: no player decides now")
+    return state
+
+
+def _check_limit(limit: object) -> int:
+    return whole(limit, "limit (the most positions to solve)", 1)
+
+
+def key_of(state: State) -> Key:
+    """The position of a state's turn: (grill, the mover's stack, the opponent's stack)."""
+    if not isinstance(state, State) or state.players != 2:
+        raise ValueError(f"key_of takes a 2-player henkit.henpen State, not {state!r}")
+    me = state.player
+    return state.grill, state.stacks[me], state.stacks[1 - me]
+
+
+# ----- one position's turn ------------------------------------------------------------------------
+
+
+class _Turn(NamedTuple):
+    """A position's turn: where each ending leads, and which endings each total may claim."""
+
+    outcomes: tuple[Key, ...]  # index 0: the failure; then one per claim
+    claims: tuple[Claim, ...]  # claims[o - 1] is outcome o
+    at_total: tuple[tuple[int, ...], ...]  # outcome indices each total may claim (P4)
+    terminal: Fraction | None  # the mover's result when the game is over
+
+
+def _result(mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules) -> Fraction:
+    w = winners([mine, theirs], rules)
+    return Fraction(1) if w == (0,) else Fraction(0) if w == (1,) else Fraction(1, 2)
+
+
+@lru_cache(maxsize=200_000)
+def _turn(rules: Rules, key: Key) -> _Turn:
+    grill, mine, theirs = key
+    if not grill:
+        return _Turn((), (), (), _result(mine, theirs, rules))
+    returned, turned = failed_turn(mine, grill, rules)
+    g, m = grill, mine
+    if returned is not None:
+        m = mine[:-1]
+        g = tuple(sorted((*g, returned)))
+    if turned is not None:
+        g = tuple(t for t in g if t != turned)
+    outcomes: list[Key] = [(g, theirs, m)]
+    claims, at_total = _claim_table(rules, grill, theirs[-1] if theirs else None)
+    for c in claims:
+        if c.owner is None:
+            outcomes.append((tuple(x for x in grill if x != c.tile), theirs, (*mine, c.tile)))
+        else:
+            outcomes.append((grill, theirs[:-1], (*mine, c.tile)))
+    return _Turn(tuple(outcomes), claims, at_total, None)
+
+
+@lru_cache(maxsize=50_000)
+def _claim_table(rules: Rules, grill: tuple[int, ...], top: int | None
+                 ) -> tuple[tuple[Claim, ...], tuple[tuple[int, ...], ...]]:
+    # P4's claims at every total (`legal_claims`), numbered from 1 in order of first appearance.
+    # They depend on the grill and the opponent's top only: one's own top matters only when the
+    # total equals it, and then the total is missing from the grill, which the rule covers alike.
+    index: dict[Claim, int] = {}
+    at_total = []
+    tops = {1: top} if top is not None else {}
+    for t in range(_space(rules).max_total + 1):
+        here = []
+        for c in legal_claims(t, grill, None, tops):
+            here.append(index.setdefault(c, len(index) + 1))
+        at_total.append(tuple(here))
+    return tuple(index), tuple(at_total)
+
+
+@lru_cache(maxsize=16)
+def _space(rules: Rules) -> TurnSpace:
+    return turn_space(TurnPoint.fresh(rules.dice))
+
+
+@lru_cache(maxsize=16)
+def _tables(rules: Rules) -> tuple[Any, ...]:
+    # The turn space's arrays the solves below read, and (for exact solves) each pair's roll
+    # weight as a Python int (probability * 6**n) and the scale 6**(d + (d-1) + ... + 1) that
+    # makes every node's value an integer multiple of 1 / (scale * common denominator).
+    sp = _space(rules)
+    weights: list[int] = []
+    for i in range(sp.size):
+        if sp.rollable[i]:
+            weights.extend(roll_pattern(int(sp.n[i]), SIDES - int(sp.mask[i]).bit_count()).weights)
+    levels = [(n, a, c) for n, a, c, _b in sp.levels if a != c]
+    exact_levels = []
+    for (n, a, c), (_a, _c, children, starts, _probs) in zip(levels, sp.level_tables, strict=True):
+        p0, p1 = int(sp.pair_start[a]), int(sp.pair_start[c])
+        exact_levels.append((a, c, children, starts, np.array(weights[p0:p1], dtype=object), SIDES**n))
+    d = rules.dice
+    scale = SIDES ** (d * (d + 1) // 2)
+    return sp.total, sp.has_worm, sp.rollable, exact_levels, scale
+
+
+def _ends(rules: Rules, turn: _Turn, values: list[Any], low: Any) -> tuple[Any, Any, Any]:
+    """Per node of the turn space: the value of ending there (`low` where the player may not
+    stop), and the failure's value; plus the best claim per total (outcome index, -1 none)."""
+    total, has_worm, rollable, _levels, _scale = _tables(rules)
+    fail = values[0]
+    best_at = []
+    best_val = []
+    for here in turn.at_total:
+        if here:
+            o = max(here, key=lambda i: values[i])  # ties: the earlier claim (the grill first)
+            best_at.append(o)
+            best_val.append(values[o])
+        else:
+            best_at.append(-1)
+            best_val.append(low)
+    exact = isinstance(low, int)
+    stop = np.array(best_val, dtype=object if exact else np.float64)[total]
+    can = np.array([o >= 0 for o in best_at])[total] & has_worm
+    end = np.where(can, stop, low)
+    # A turn that ends by itself claims if it can (the best claim), else fails (P5).
+    end = np.where(~rollable & ~can, fail, end)
+    if exact:
+        end = end.astype(object)
+    return end, fail, best_at
+
+
+def _solve_float(rules: Rules, end: np.ndarray, fail: float) -> tuple[np.ndarray, np.ndarray]:
+    """Backward induction in floats: every node's value and its value if it rolls."""
+    sp = _space(rules)
+    value = np.empty(sp.size + 1)
+    value[:-1] = end
+    value[-1] = fail
+    roll = np.full(sp.size, np.nan)
+    for a, c, children, starts, probs in sp.level_tables:
+        best = np.maximum.reduce(value[children], axis=0)
+        r = np.add.reduceat(best * probs, starts)
+        roll[a:c] = r
+        value[a:c] = np.maximum(end[a:c], r)
+    return value, roll
+
+
+def _solve_exact(rules: Rules, end: np.ndarray, fail: int) -> tuple[np.ndarray, np.ndarray]:
+    """Backward induction in integers (values times scale * common denominator): exact."""
+    sp = _space(rules)
+    _total, _worm, _rollable, levels, _scale = _tables(rules)
+    value = np.empty(sp.size + 1, dtype=object)
+    value[:-1] = end
+    value[-1] = fail
+    roll = np.full(sp.size, -1, dtype=object)
+    for a, c, children, starts, weights, sixes in levels:
+        best = np.maximum.reduce(value[children], axis=0)
+        r = np.add.reduceat(best * weights, starts) // sixes  # exact: see _tables
+        roll[a:c] = r
+        value[a:c] = np.maximum(end[a:c], r)
+    return value, roll
+
+
+def _turn_value_float(rules: Rules, turn: _Turn, values: list[float]) -> float:
+    end, fail, _best = _ends(rules, turn, values, -1.0)
+    value, _roll = _solve_float(rules, end, fail)
+    return float(value[_space(rules).find_node(rules.dice, 0, 0)])
+
+
+def _common(values: list[Fraction]) -> int:
+    d = 1
+    for v in values:
+        d = math.lcm(d, v.denominator)
+    return d
+
+
+def _turn_value_exact(rules: Rules, turn: _Turn, values: list[Fraction]) -> tuple[Fraction, Any]:
+    """The exact value of a position's turn given its outcomes' values, and the solve."""
+    scale = _tables(rules)[4]
+    d = _common(values)
+    ints = [v.numerator * (d // v.denominator) * scale for v in values]
+    end, fail, best = _ends(rules, turn, ints, -1)
+    value, roll = _solve_exact(rules, end, fail)
+    root = _space(rules).find_node(rules.dice, 0, 0)
+    return Fraction(int(value[root]), d * scale), (value, roll, end, best)
+
+
+# ----- the graph of positions ---------------------------------------------------------------------
+
+
+def _reach(rules: Rules, root: Key, known: dict[Key, Any], limit: int) -> list[list[Key]]:
+    """The strongly connected components of the positions reachable from `root` and not yet
+    known, each after every component it leads to (Tarjan's order); ValueError over `limit`."""
+    index: dict[Key, int] = {}
+    low: dict[Key, int] = {}
+    on_stack: set[Key] = set()
+    stack: list[Key] = []
+    comps: list[list[Key]] = []
+    cap = limit * _COUNT_CAP
+    if root in known:
+        return comps
+
+    def children(k: Key) -> Iterator[Key]:
+        return iter([o for o in _turn(rules, k).outcomes if o not in known])
+
+    work: list[tuple[Key, Iterator[Key]]] = []
+
+    def visit(k: Key) -> None:
+        index[k] = low[k] = len(index)
+        stack.append(k)
+        on_stack.add(k)
+        work.append((k, children(k)))
+        if len(index) > limit:
+            _too_large(rules, root, known, limit, cap)
+
+    visit(root)
+    while work:
+        k, it = work[-1]
+        for child in it:
+            if child not in index:
+                visit(child)
+                break
+            if child in on_stack:
+                low[k] = min(low[k], index[child])
+        else:
+            work.pop()
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[k])
+            if low[k] == index[k]:
+                comp = []
+                while True:
+                    x = stack.pop()
+                    on_stack.discard(x)
+                    comp.append(x)
+                    if x == k:
+                        break
+                comps.append(comp)
+    return comps
+
+
+def _too_large(rules: Rules, root: Key, known: dict[Key, Any], limit: int, cap: int) -> None:
+    seen = {root}
+    todo = [root]
+    while todo and len(seen) <= cap:
+        k = todo.pop()
+        for o in _turn(rules, k).outcomes:
+            if o not in seen and o not in known:
+                seen.add(o)
+                todo.append(o)
+    size = f"more than {cap:,}" if todo else f"{len(seen):,}"
+    raise ValueError(f"this endgame has {size} positions to solve, more than the limit of "
+                     f"{limit:,} (grill {list(root[0])}): raise limit= or wait for a smaller grill")
+
+
+def positions(state: State, *, limit: int = DEFAULT_LIMIT) -> int:
+    """How many positions between turns the game can reach from this state's turn (the
+    endgame's size, the state's own position included); ValueError when more than `limit`."""
+    state = _check_state(state, start=False)
+    limit = _check_limit(limit)
+    comps = _reach(state.rules, key_of(state), {}, limit)
+    return sum(map(len, comps))
+
+
+# ----- solving ------------------------------------------------------------------------------------
+
+
+def _solve(rules: Rules, root: Key, exact: bool, limit: int) -> None:
+    floats = _FLOAT.setdefault(rules, {})
+    comps = _reach(rules, root, floats, limit)
+    for comp in comps:
+        _solve_component_float(rules, comp, floats)
+    if exact:
+        exacts = _EXACT.setdefault(rules, {})
+        for comp in _reach(rules, root, exacts, limit):
+            _solve_component_exact(rules, comp, floats, exacts)
+
+
+def _solve_component_float(rules: Rules, comp: list[Key], memo: dict[Key, float]) -> None:
+    inside = set(comp)
+    turns = [_turn(rules, k) for k in comp]
+    loops = any(o in inside for t in turns for o in t.outcomes)
+    current = {k: 0.5 for k in comp}
+
+    def value(k: Key) -> float:
+        return 1.0 - (current[k] if k in inside else memo[k])
+
+    for _sweep in range(MAX_SWEEPS):
+        moved = 0.0
+        for k, t in zip(comp, turns, strict=True):
+            if t.terminal is not None:
+                v = float(t.terminal)
+            else:
+                v = _turn_value_float(rules, t, [value(o) for o in t.outcomes])
+            moved = max(moved, abs(v - current[k]))
+            current[k] = v
+        if not loops or moved <= TOLERANCE:
+            break
+    else:  # pragma: no cover - every game ends with probability 1
+        raise RuntimeError(f"value iteration did not settle on {len(comp)} positions")
+    memo.update(current)
+
+
+def _solve_component_exact(rules: Rules, comp: list[Key], floats: dict[Key, float],
+                           memo: dict[Key, Fraction]) -> None:
+    inside = set(comp)
+    turns = [_turn(rules, k) for k in comp]
+    if not any(o in inside for t in turns for o in t.outcomes):
+        for k, t in zip(comp, turns, strict=True):  # one position, no loop: one exact solve
+            if t.terminal is not None:
+                memo[k] = t.terminal
+            else:
+                memo[k] = _turn_value_exact(rules, t, [1 - memo[o] for o in t.outcomes])[0]
+        return
+    # Policy iteration: start from the float solution's policy, evaluate it exactly (a linear
+    # solve over the component), then check that no turn does better against those values.
+    guess: dict[Key, Number] = {k: floats[k] for k in comp}
+    exact_guess = False
+    for _round in range(MAX_POLICY_ROUNDS):
+        laws = []
+        for k, t in zip(comp, turns, strict=True):
+            if t.terminal is not None:
+                laws.append(None)
+                continue
+            vals = [1 - (guess[o] if o in inside else memo[o]) for o in t.outcomes]
+            laws.append(_outcome_law(rules, t, vals, exact_guess))
+        values = _evaluate(comp, turns, laws, memo)
+        stable = True
+        for k, t in zip(comp, turns, strict=True):
+            if t.terminal is None:
+                best = _turn_value_exact(rules, t, [1 - (values[o] if o in inside else memo[o])
+                                                    for o in t.outcomes])[0]
+                if best != values[k]:
+                    stable = False
+        if stable:
+            memo.update(values)
+            return
+        guess, exact_guess = dict(values), True
+    raise RuntimeError(f"policy iteration did not settle on {len(comp)} positions")  # pragma: no cover
+
+
+def _outcome_law(rules: Rules, turn: _Turn, vals: list[Any], exact: bool) -> list[Fraction]:
+    """The exact chance of each outcome of a turn played by the policy that is best against
+    `vals` (floats, or Fractions when `exact`)."""
+    sp = _space(rules)
+    if exact:
+        d = _common(vals)
+        scale = _tables(rules)[4]
+        ints = [v.numerator * (d // v.denominator) * scale for v in vals]
+        end, fail, best = _ends(rules, turn, ints, -1)
+        value, roll = _solve_exact(rules, end, fail)
+        policy = _policy(sp, value, roll, end, 0)
+    else:
+        end, fail, best = _ends(rules, turn, [float(v) for v in vals], -1.0)
+        value, roll = _solve_float(rules, end, fail)
+        policy = _policy(sp, value, roll, end, 1e-12)
+    dist = policy.end_distribution(exact=True)
+    law = [Fraction(0)] * len(turn.outcomes)
+    law[0] = dist.fail
+    for t, p in enumerate(dist.at_total):
+        if p:
+            law[max(best[t], 0)] += p
+    return law
+
+
+def _policy(sp: TurnSpace, value: np.ndarray, roll: np.ndarray, end: np.ndarray, eps: float) -> TurnPolicy:
+    # The best edge of each pair (the first within eps of the best: the preference order) and
+    # where to stop (ending at least as good as rolling, where the player may stop).
+    vals = value[sp.edge_child]
+    first = sp.pair_edge_start[:-1]
+    counts = np.diff(sp.pair_edge_start)
+    best = np.repeat(np.maximum.reduceat(vals, first), counts)
+    good = np.array(vals >= best - eps, dtype=bool)
+    big = len(vals)
+    choice = np.minimum.reduceat(np.where(good, np.arange(big), big), first)
+    stop = ~sp.rollable | (sp.has_worm & np.array(end >= 0, dtype=bool)
+                           & np.array(end >= np.where(sp.rollable, roll, 0) - eps, dtype=bool))
+    return TurnPolicy(sp, np.asarray(choice, dtype=np.int64), np.asarray(stop, dtype=bool), "win")
+
+
+def _evaluate(comp: list[Key], turns: list[_Turn], laws: list[Any],
+              memo: dict[Key, Fraction]) -> dict[Key, Fraction]:
+    """Solve V_k = sum_o law_k(o) * (1 - V_o) over the component, exactly (Gauss-Jordan)."""
+    n = len(comp)
+    pos = {k: i for i, k in enumerate(comp)}
+    rows = []
+    for k, t, law in zip(comp, turns, laws, strict=True):
+        row = [Fraction(0)] * (n + 1)
+        row[pos[k]] += 1
+        if t.terminal is not None:
+            row[n] = t.terminal
+        else:
+            for o, p in zip(t.outcomes, law, strict=True):
+                if not p:
+                    continue
+                row[n] += p
+                if o in pos:
+                    row[pos[o]] += p
+                else:
+                    row[n] -= p * memo[o]
+        rows.append(row)
+    for col in range(n):
+        piv = next(r for r in range(col, n) if rows[r][col] != 0)
+        rows[col], rows[piv] = rows[piv], rows[col]
+        p = rows[col][col]
+        rows[col] = [x / p for x in rows[col]]
+        for r in range(n):
+            if r != col and rows[r][col] != 0:
+                f = rows[r][col]
+                rows[r] = [x - f * y for x, y in zip(rows[r], rows[col], strict=True)]
+    return {k: rows[pos[k]][n] for k in comp}
+
+
+# ----- public answers -----------------------------------------------------------------------------
+
+
+def win_chance(state: State, exact: bool = False, *, limit: int = DEFAULT_LIMIT) -> Number:
+    """The chance that the player to move at the start of a turn of a 2-player game wins, both
+    playing to win (a draw counts half); a float, or a Fraction with `exact=True`.
+
+    ValueError for a state that is not a 2-player game at the start of a turn, or that the
+    rules cannot reach, and for an endgame of more than `limit` positions still to solve.
+    """
+    state = _check_state(state, start=True)
+    exact = check_flag(exact, "exact")
+    limit = _check_limit(limit)
+    return _value(state.rules, key_of(state), exact, limit)
+
+
+def _value(rules: Rules, key: Key, exact: bool, limit: int) -> Number:
+    memo: dict[Key, Any] = (_EXACT if exact else _FLOAT).setdefault(rules, {})
+    if key not in memo:
+        _solve(rules, key, exact, limit)
+    return memo[key]
+
+
+def win_advice(state: State, exact: bool = False, *, limit: int = DEFAULT_LIMIT) -> list[WinAdvice]:
+    """Every legal action of the player to move with their chance to win after it (then both
+    playing to win), best first; any moment of a 2-player turn but a roll in the air."""
+    state = _check_state(state, start=False)
+    exact = check_flag(exact, "exact")
+    limit = _check_limit(limit)
+    rules, key = state.rules, key_of(state)
+    turn = _turn(rules, key)
+    for o in turn.outcomes:
+        _value(rules, o, exact, limit)  # solves (and memoises) what the turn leads to
+    vals, value, roll, num = _solved_turn(rules, key, exact)
+    sp = _space(rules)
+    mask = total = 0
+    for f, (c, v) in enumerate(zip(state.kept, VALUES, strict=True)):
+        if c:
+            mask |= 1 << f
+            total += c * v
+    i = sp.find_node(state.dice_left, mask, total)
+    if state.phase is Phase.ROLL:
+        return [WinAdvice(ROLL, num(value[i]))]
+    out: list[WinAdvice] = []
+    if state.phase is Phase.TAKE:
+        assert state.roll is not None
+        pair = sp.roll_pair(i, state.roll)
+        for e in range(int(sp.pair_edge_start[pair]), int(sp.pair_edge_start[pair + 1])):
+            face = int(sp.edge_face[e])
+            if face:
+                out.append(WinAdvice(TAKES[face], num(value[int(sp.edge_child[e])])))
+    else:
+        for a in state.legal_actions():
+            if isinstance(a, Roll):
+                out.append(WinAdvice(a, num(roll[i])))
+            elif isinstance(a, Stop):
+                out.append(WinAdvice(a, vals[1 + turn.claims.index(a.claim)]))
+    # Stable: ties keep the preference order (most points first; stops before the roll).
+    out.sort(key=lambda ad: (-ad.value, isinstance(ad.action, Roll)))
+    return out
+
+
+@lru_cache(maxsize=256)
+def _solved_turn(rules: Rules, key: Key, exact: bool) -> tuple[list[Any], Any, Any, Any]:
+    # A position's turn solved against its outcomes' memoised values: a bot asks at every
+    # decision of the turn, so the solve is kept for the turn (and for the next time).
+    turn = _turn(rules, key)
+    memo: dict[Key, Any] = (_EXACT if exact else _FLOAT)[rules]
+    vals = [1 - memo[o] for o in turn.outcomes]
+    if exact:
+        scale = _tables(rules)[4]
+        d = _common(vals)
+        ints = [v.numerator * (d // v.denominator) * scale for v in vals]
+        end, fail, _best = _ends(rules, turn, ints, -1)
+        value, roll = _solve_exact(rules, end, fail)
+
+        def num(x: Any) -> Number:
+            return Fraction(int(x), d * scale)
+    else:
+        end, fail, _best = _ends(rules, turn, vals, -1.0)
+        value, roll = _solve_float(rules, end, fail)
+        num = float
+    return vals, value, roll, num
+
+
+def best_action(state: State, exact: bool = False, *, limit: int = DEFAULT_LIMIT) -> WinAdvice:
+    """The best action for winning at any moment of a 2-player turn, with the chance to win."""
+    return win_advice(state, exact, limit=limit)[0]
+
+
+__all__ = [
+    "DEFAULT_LIMIT",
+    "CacheInfo",
+    "WinAdvice",
+    "best_action",
+    "cache_clear",
+    "cache_info",
+    "key_of",
+    "positions",
+    "win_advice",
+    "win_chance",
+]
