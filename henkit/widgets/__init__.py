@@ -6,6 +6,8 @@ happened on its status line, and shows charts as plain plotly figures inside an 
 Every widget that rolls or deals shows its seed, takes a typed one and draws a new one (on a
 dashboard each viewer starts from a seed of their own unless the lesson pins it), and the game
 widgets write their moves to the class pool (`seeding`; the arena's bot tournaments do not).
+The game pieces (dice, servings, hen cards, coops, the rooster) are drawn, not typed: inline SVG
+from `pieces`, sent once per widget in one style, with a text name for screen readers.
 """
 
 from henkit.widgets.arena import Arena
