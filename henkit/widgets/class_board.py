@@ -209,6 +209,10 @@ class ClassBoard(w.VBox):
         return self._thread is not None and self._thread.is_alive()
 
     def _run(self) -> None:
+        # The distance band takes seconds to simulate: work it out now, while the page is
+        # preheated or the class has not rolled yet, not on the session's first roll (which
+        # then reached the board after 8 s instead of 0.4-2.3 s, measured in Voila).
+        first_roll_band()
         while not self._stop.wait(self.interval):
             try:
                 self.refresh()
