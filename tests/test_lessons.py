@@ -621,3 +621,11 @@ def test_nb6_goal_card_examples_say_what_the_engine_scores():
     says(words(4), f"it would have added {rooster_on_ba} more points")
     says(words(5), f"so +{points[5]['top goal']}", f"the only group of 3 or more: +{points[5]['bottom goal']}")
     says(words(6), f"to its right: {points[6]['top goal']}", f"(Fa3 Fa4 Fa5 Fa2 Fa6 Fa4): +{points[6]['bottom goal']}")
+
+
+def test_files_the_lessons_send_students_to_are_in_the_repository():
+    for name in sorted(p.name for p in NOTEBOOKS.glob("*.ipynb")):
+        words = " ".join(source(c) for c in cells(name) if c["cell_type"] == "markdown")
+        for path in re.findall(r"\b((?:docs|notebooks|dashboards)/[\w./-]+\.\w+)", words):
+            assert (ROOT / path).is_file(), f"{name} points to {path}, which is not in the repository"
+        assert "DECISIONS.md" not in words and "../shared" not in words, name
