@@ -28,7 +28,13 @@ from henkit.charts.style import (
     layout,
 )
 from henkit.checks import whole
-from henkit.classpool.exact import BustCell, Comparison, DistanceBand, tv_constant
+from henkit.classpool.exact import (
+    BustCell,
+    Comparison,
+    DistanceBand,
+    expected_distance,
+    tv_constant,
+)
 from henkit.henpen.state import FAILURES
 from henkit.hens.cards import BREED_INDEX
 from henkit.results import wilson_interval
@@ -214,7 +220,7 @@ def distance_chart(history: Sequence[tuple[int, float]], band: DistanceBand,
     if law is not None:
         c = tv_constant(law)
         data.append({
-            "type": "scatter", "mode": "lines", "x": ns, "y": [c / math.sqrt(n) for n in ns],
+            "type": "scatter", "mode": "lines", "x": ns, "y": list(expected_distance(law, ns)),
             "name": f"expected: {c:.2f}/sqrt(n)", "line": {"color": EXACT_COLOUR, "dash": "dash",
                                                       "width": 3},
             "hovertemplate": "n = %{x:,}: expected %{y:.3f}<extra></extra>",

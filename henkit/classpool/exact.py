@@ -372,6 +372,15 @@ def tv_constant(law: Mapping[Any, Fraction] | Sequence[Fraction]) -> float:
     return sum(math.sqrt(p * (1 - p) / (2 * math.pi)) for p in _law(law).values())
 
 
+def expected_distance(law: Mapping[Any, Fraction] | Sequence[Fraction],
+                      ns: Iterable[int]) -> tuple[float, ...]:
+    """C / sqrt(n) (C = `tv_constant(law)`) at each n of `ns`: the expected distance there."""
+    if isinstance(ns, str | bytes) or not isinstance(ns, Iterable):
+        raise ValueError(f"ns is a list of numbers of observations, not {ns!r}"[:300])
+    c = tv_constant(law)
+    return tuple(c / math.sqrt(whole(n, "each n (observations)", 1, MAX_N)) for n in ns)
+
+
 @dataclass(frozen=True)
 class DistanceBand:
     """Where the total variation distance of n observations of a law lies: at each n of `n`,

@@ -26,6 +26,7 @@ from henkit.classpool.exact import (
     distance_band,
     draw_comparison,
     ending_comparisons,
+    expected_distance,
     first_roll_comparisons,
     first_roll_law,
     hypergeometric,
@@ -317,3 +318,16 @@ def test_bad_input_is_a_value_error() -> None:
     ):
         with pytest.raises(ValueError):
             call()
+
+
+def test_the_expected_distance_is_c_over_root_n_and_the_band_centres_on_it():
+    """expected_distance(law, ns) = C/sqrt(n); simulated classes' mean distance agrees at
+    large n; bad n is refused."""
+    law = first_roll_law(8)
+    c = tv_constant(law)
+    assert expected_distance(law, [1, 100, 10_000]) == pytest.approx((c, c / 10, c / 100))
+    band = distance_band(law, [10_000], sims=400, seed=3)
+    assert band.mean[0] == pytest.approx(expected_distance(law, [10_000])[0], rel=0.05)
+    for bad in ([0], [-1], ["ten"], "10", None):
+        with pytest.raises(ValueError):
+            expected_distance(law, bad)
