@@ -148,23 +148,69 @@ class OptimalBot:
         return optimal_action(state, self.steal_weight)
 
 
+WIN_ENDGAME = 1
+"""The win bot plays the whole-game endgame solver once the grill holds this many servings or
+fewer. From a real game, a one-serving endgame is about 500 positions (a second or two to solve
+once), two servings about 5,000, three about 30,000 (`win:K` sets another K)."""
+WIN_LIMIT = 5_000
+"""The most endgame positions the win bot solves at one decision; larger, it plays on by the
+expected-worms rule below."""
+
+
+@dataclass
+class WinBot:
+    """Plays to win a 2-player game (`henkit.henpen.endgame`).
+
+    Once the grill holds `endgame` servings or fewer (and the endgame has at most `limit`
+    positions still to solve), every decision is the endgame solver's: the action with the best
+    chance to win. Before that it maximises the expected change in the score gap this turn: the
+    expected-worms solver with steal weight 1 (a steal takes worms from the opponent as well as
+    adding them to one's own, so it moves the gap twice), a failure costing one's top serving.
+    With more than 2 players it plays that gap rule all game.
+    """
+
+    endgame: int = WIN_ENDGAME
+    limit: int = WIN_LIMIT
+    name: str = field(default="win")
+
+    def __post_init__(self) -> None:
+        self.endgame = whole(self.endgame, "endgame (servings on the grill)", 0)
+        self.limit = whole(self.limit, "limit (endgame positions)", 1)
+        _check_name(self.name)
+
+    def choose(self, state: State, rng: np.random.Generator) -> Action:
+        """The endgame solver's best action when the grill is small enough, else the gap rule."""
+        _check(state, rng)
+        if state.players == 2 and len(state.grill) <= self.endgame:
+            from henkit.henpen.endgame import best_action
+
+            try:
+                return best_action(state, limit=self.limit).action
+            except ValueError:  # too large for the limit: the gap rule below
+                pass
+        return optimal_action(state, _ONE)
+
+
+_ONE = Fraction(1)
+
 BOTS = {
     "random": RandomBot,
     "greedy": GreedyBot,
     "threshold": ThresholdBot,
     "optimal": OptimalBot,
+    "win": WinBot,
 }
 
 
-def make_bot(spec: str) -> RandomBot | GreedyBot | ThresholdBot | OptimalBot:
+def make_bot(spec: str) -> RandomBot | GreedyBot | ThresholdBot | OptimalBot | WinBot:
     """A bot from a short name: 'random', 'greedy', 'optimal', 'optimal:1' (steal weight 1),
-    'threshold' or 'threshold:28'."""
+    'threshold' or 'threshold:28', 'win' or 'win:3' (the endgame solver from 3 servings on)."""
     if not isinstance(spec, str):
         raise ValueError(f"a bot is named by text like 'greedy' or 'threshold:28', not {spec!r}")
     name, _, arg = spec.strip().lower().partition(":")
     if name not in BOTS:
         raise ValueError(f"unknown Henpen bot {spec!r}; bots are {', '.join(BOTS)} "
-                         "(threshold:T, optimal:W)")
+                         "(threshold:T, optimal:W, win:K)")
     if name == "threshold":
         try:
             return ThresholdBot(int(arg) if arg else 25)
@@ -176,6 +222,12 @@ def make_bot(spec: str) -> RandomBot | GreedyBot | ThresholdBot | OptimalBot:
         except (ValueError, ZeroDivisionError, OverflowError):
             raise ValueError(f"optimal bots are written optimal:W with W a steal weight >= 0 "
                              f"(a number like 1 or 1/2), not {spec!r}") from None
+    if name == "win" and arg:
+        try:
+            return WinBot(int(arg))
+        except (ValueError, OverflowError):
+            raise ValueError(f"win bots are written win:K with K the servings left on the grill "
+                             f"when the endgame solver takes over (a number >= 0), not {spec!r}") from None
     if arg:
         raise ValueError(f"the {name} bot takes no argument, not {spec!r}")
     return BOTS[name]()
