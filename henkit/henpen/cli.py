@@ -128,6 +128,56 @@ def add_odds_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--own-top", type=int, help="your visible serving (lost on failure)")
     parser.add_argument("--tops", type=_tiles, default=[], help="opponents' visible servings")
     parser.add_argument("--exact", action="store_true", help="exact fractions (slower)")
+    parser.add_argument("--win", action="store_true",
+                        help="your chance to win a 2-player game from the start of your turn, "
+                        "both playing to win: the position is --grill and the two stacks "
+                        "(--stack and --their-stack, or --own-top and one of --tops)")
+    parser.add_argument("--stack", type=_tiles, help="with --win: your stack, bottom first")
+    parser.add_argument("--their-stack", type=_tiles, help="with --win: the other player's "
+                        "stack, bottom first")
+    parser.add_argument("--limit", type=int, default=None,
+                        help="with --win: the most endgame positions to solve (default 100,000)")
+
+
+def win_odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
+    """`henkit odds --win`: the mover's chance to win a 2-player endgame, both playing to win.
+
+    The position: --grill, and the stacks (--stack, --their-stack, bottom first; or --own-top
+    and a single --tops, each a stack of one serving); servings elsewhere are out of play.
+    """
+    from henkit.henpen.endgame import DEFAULT_LIMIT, positions, win_chance
+
+    out = out or sys.stdout
+    _check_args(args, "win", "grill", "own_top", "tops", "stack", "their_stack", "limit", "exact")
+    if args.dice is not None or args.taken or args.total or args.target is not None or args.worms:
+        raise ValueError("--win is a chance from the start of a turn: leave out --dice, --taken, "
+                         "--total, --target and --worms")
+    if args.grill is None:
+        raise ValueError("--win needs the position: --grill, and the stacks (--stack and "
+                         "--their-stack)")
+    if args.stack is not None and args.own_top is not None:
+        raise ValueError("give your stack once: --stack (all of it) or --own-top (one serving)")
+    if args.their_stack is not None and args.tops:
+        raise ValueError("give the other stack once: --their-stack (all of it) or --tops (one serving)")
+    if len(args.tops) > 1:
+        raise ValueError(f"--win plays 2-player games: one opponent's top, not {len(args.tops)}")
+    mine = args.stack if args.stack is not None else ([args.own_top] if args.own_top is not None else [])
+    theirs = args.their_stack if args.their_stack is not None else list(args.tops)
+    state = State.new(2, Rules(), grill=args.grill, stacks=[mine, theirs])
+    limit = DEFAULT_LIMIT if args.limit is None else args.limit
+    v = win_chance(state, exact=args.exact, limit=limit)
+    size = positions(state, limit=limit)
+    mover, other = state.worms(0), state.worms(1)
+    lines = [
+        (f"Grill {' '.join(map(str, state.grill))}; you {count(mover, 'worm')} "
+        f"({' '.join(map(str, mine)) or 'no servings'}), the other player {count(other, 'worm')} "
+        f"({' '.join(map(str, theirs)) or 'no servings'})."),
+        f"Your chance to win from the start of your turn, both playing to win: {_fmt(v, args.exact)}",
+        f"The other player's: {_fmt(1 - v, args.exact)} (a draw counts half to each)",
+        f"Positions in this endgame (each solved once, memoised): {size:,}",
+    ]
+    print("\n".join(lines), file=out)
+    return 0
 
 
 def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
@@ -140,6 +190,10 @@ def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
     out = out or sys.stdout
     _check_args(args, "target", "exactly", "worms", "dice", "taken", "total", "grill", "own_top",
                 "tops", "exact")
+    if getattr(args, "win", False):
+        return win_odds(args, out)
+    if getattr(args, "stack", None) is not None or getattr(args, "their_stack", None) is not None:
+        raise ValueError("--stack and --their-stack describe a game for --win: add --win")
     rules = Rules()
     if args.dice is None and (args.taken or args.total):
         raise ValueError("--taken and --total describe a turn in progress: give --dice too")
