@@ -1,0 +1,193 @@
+"""The teacher pack (docs/teacher/): its handouts build as PDF with Chromium (`make handouts`),
+every exercise of every lesson notebook is in its teacher page's answer key with the numbers the
+notebook's answer toggle prints, every worksheet holds a prediction table to fill in, every
+45-minute plan adds up to 45 minutes, and the rules sheets the notebooks send students to exist."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+TEACHER = ROOT / "docs" / "teacher"
+NOTEBOOKS = ROOT / "notebooks"
+LESSONS = sorted(p.stem for p in NOTEBOOKS.glob("*.ipynb") if re.fullmatch(r"\d\d_[a-z0-9_]+", p.stem))
+# The worksheets issue 12 and the pack's brief ask for at least (more are welcome).
+REQUIRED_WORKSHEETS = {"01_rolling_dice", "02_push_your_luck", "03_expected_value_and_stopping",
+                       "05_hens_deck_and_drawing", "07_strategy_arena"}
+SECTIONS = ("## Goals", "## Prerequisites", "## 45-minute plan", "## Misconceptions addressed",
+            "## Answer key")
+
+DETAILS = re.compile(r"<details>\s*<summary>\s*Answer\s*</summary>(.*?)</details>", re.DOTALL)
+TITLE = re.compile(r"###\s*(Exercise\s+\d+)|\*\*(\d+)\.\*\*|\*\*(Exercise\s*\([^)]*\))")
+PRINTS = re.compile(r"prints\s*```[^\n]*\n(.*?)```", re.DOTALL)
+BOLD = re.compile(r"\*\*([^*]+)\*\*")
+NUMBER = re.compile(r"\d+(?:\.\d+)?(?:/\d+)?")
+
+
+def load_build():
+    """The pack's build script, imported from its file (docs/ is not a package)."""
+    if "henkit_teacher_build" in sys.modules:
+        return sys.modules["henkit_teacher_build"]
+    spec = importlib.util.spec_from_file_location("henkit_teacher_build", TEACHER / "build.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # its dataclass looks its module up while it is made
+    spec.loader.exec_module(module)
+    return module
+
+
+def _title(text: str) -> str | None:
+    """The last exercise title in `text`: 'Exercise 3' for '### Exercise 3' or '**3.**'."""
+    found = list(TITLE.finditer(text))
+    if not found:
+        return None
+    m = found[-1]
+    title = m.group(1) or (f"Exercise {m.group(2)}" if m.group(2) else m.group(3))
+    return re.sub(r"\s+", " ", title)
+
+
+def exercises(stem: str) -> list[tuple[str, str]]:
+    """(title, answer markdown) of every answer toggle in a notebook's text, in order."""
+    nb = json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
+    found, title = [], None
+    for cell in nb["cells"]:
+        if cell["cell_type"] != "markdown":
+            continue
+        text, pos = "".join(cell["source"]), 0
+        for m in DETAILS.finditer(text):
+            title = _title(text[pos:m.start()]) or title
+            assert title, f"{stem}: an Answer toggle with no exercise title before it"
+            found.append((title, m.group(1)))
+            title, pos = None, m.end()
+        title = _title(text[pos:]) or title
+    return found
+
+
+def page(stem: str) -> str:
+    """A lesson's teacher page (markdown)."""
+    return (TEACHER / f"{stem}.md").read_text(encoding="utf-8")
+
+
+def answer_key(stem: str) -> dict[str, str]:
+    """The teacher page's answer key: each '### ' heading line -> its section's text."""
+    text = page(stem)
+    assert "\n## Answer key" in text, f"{stem}: the teacher page has no answer key"
+    key = text.split("\n## Answer key", 1)[1].split("\n## ", 1)[0]
+    return {s.splitlines()[0].strip(): s for s in re.split(r"^### ", key, flags=re.MULTILINE)[1:]}
+
+
+def has_number(text: str, number: str) -> bool:
+    """True when `number` (e.g. '0.3953', '5/284', '6') stands in `text` as a whole number."""
+    return re.search(rf"(?<![\d./]){re.escape(number)}(?!\d|[./]\d)", text) is not None
+
+
+def test_the_notebooks_hold_the_exercises_this_test_reads():
+    """The exercise finder finds what the lessons hold (so an empty answer key cannot pass)."""
+    counts = {stem: len(exercises(stem)) for stem in LESSONS}
+    assert counts.get("01_rolling_dice") == 5
+    assert counts.get("02_push_your_luck") == 6  # the tray exercise and exercises 1-5
+    assert counts.get("05_hens_deck_and_drawing") == 3
+    assert sum(counts.values()) >= 30, counts
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_teacher_page_has_every_section_and_a_45_minute_plan(stem):
+    """Goals, prerequisites, the plan (its minutes add up to 45), misconceptions, answer key."""
+    text = page(stem)
+    for section in SECTIONS:
+        assert f"\n{section}\n" in text, f"{stem}: no '{section}' section"
+    plan = text.split("\n## 45-minute plan\n", 1)[1].split("\n## ", 1)[0]
+    minutes = [int(m) for m in re.findall(r"^\|\s*(\d+)\s*\|", plan, flags=re.MULTILINE)]
+    assert minutes and sum(minutes) == 45, f"{stem}: the plan's minutes {minutes} add up to {sum(minutes)}"
+    misconceptions = text.split("\n## Misconceptions addressed\n", 1)[1].split("\n## ", 1)[0]
+    assert misconceptions.count("\n- ") >= 3, f"{stem}: fewer than 3 misconceptions"
+
+
+@pytest.mark.parametrize("stem", LESSONS)
+def test_answer_key_holds_every_exercise_with_the_notebooks_numbers(stem):
+    """Every answer toggle's exercise has a heading in the key, with every number the toggle
+    prints (and every number it sets in bold), as the notebook states it."""
+    key = answer_key(stem)
+    for title, answer in exercises(stem):
+        sections = [s for heading, s in key.items() if re.match(rf"{re.escape(title)}(:|$)", heading)]
+        assert len(sections) == 1, f"{stem}: '{title}' is not (once) in the answer key: {list(key)}"
+        shown = "\n".join(PRINTS.findall(answer) + BOLD.findall(answer))
+        missing = sorted({n for n in NUMBER.findall(shown) if not has_number(sections[0], n)})
+        assert not missing, f"{stem}, {title}: the key lacks the notebook's {missing}"
+
+
+def test_notebooks_links_to_rules_sheets_and_the_packs_links_exist():
+    """Every rules sheet a notebook names (a link or a path) and every link of the pack exists."""
+    named = set()
+    for stem in LESSONS:
+        nb = json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
+        for cell in nb["cells"]:
+            if cell["cell_type"] != "markdown":
+                continue
+            text = "".join(cell["source"])
+            named |= {ROOT / p for p in re.findall(r"docs/rules/[\w.-]+", text)}
+            named |= {(NOTEBOOKS / p).resolve() for p in re.findall(r"\]\(([^)#\s]*rules[^)#\s]*)", text)}
+    assert ROOT / "docs/rules/henpen.md" in named, "no notebook names the Henpen rules sheet"
+    for path in named:
+        assert path.is_file(), f"a notebook sends students to {path}, which is missing"
+    for md in [*TEACHER.glob("*.md"), *TEACHER.glob("worksheets/*.md")]:
+        for target in re.findall(r"\]\(([^)#\s:]+)(?:#[^)]*)?\)", md.read_text(encoding="utf-8")):
+            assert (md.parent / target).resolve().exists(), f"{md.name} links to missing {target}"
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """The whole pack, built once into a temporary folder as `make handouts` builds it."""
+    out = tmp_path_factory.mktemp("handouts")
+    pdfs = load_build().build(out)
+    return out, pdfs
+
+
+@pytest.mark.slow
+def test_every_handout_builds_as_a_pdf(built):
+    """The index, a teacher page per lesson, each worksheet and both rules sheets are PDFs."""
+    out, pdfs = built
+    expected = {"index", "rules/henpen", "rules/hens", *(f"teacher/{s}" for s in LESSONS),
+                *(f"worksheets/{p.stem}" for p in TEACHER.glob("worksheets/*.md"))}
+    assert REQUIRED_WORKSHEETS <= {p.stem for p in TEACHER.glob("worksheets/*.md")}
+    assert {str(p.relative_to(out).with_suffix("")) for p in out.rglob("*.pdf")} == expected
+    assert sorted(pdfs) == sorted(out / f"{name}.pdf" for name in expected)
+    for pdf in pdfs:
+        data = pdf.read_bytes()
+        assert data.startswith(b"%PDF"), f"{pdf} is not a PDF"
+        assert data.count(b"/Type /Page\n") + data.count(b"/Type /Page>") + len(
+            re.findall(rb"/Type /Page[^s]", data)) >= 1, f"{pdf} has no page"
+
+
+@pytest.mark.slow
+def test_built_pages_hold_every_exercise_and_the_worksheets_their_prediction_tables(built):
+    """What is printed (the HTML each PDF comes from) holds every exercise and every worksheet
+    a prediction table with blank cells to fill in."""
+    out, _ = built
+    for stem in LESSONS:
+        printed = (out / "html" / "teacher" / f"{stem}.html").read_text(encoding="utf-8")
+        for title, _answer in exercises(stem):
+            assert f"<h3>{title}" in printed, f"{stem}: '{title}' is not in the printed answer key"
+    for sheet in TEACHER.glob("worksheets/*.md"):
+        printed = (out / "html" / "worksheets" / f"{sheet.stem}.html").read_text(encoding="utf-8")
+        tables = re.findall(r"<table>.*?</table>", printed, re.DOTALL)
+        predicting = [t for t in tables if re.search(r"<th[^>]*>[^<]*prediction", t, re.IGNORECASE)]
+        assert predicting, f"worksheet {sheet.stem} has no prediction table"
+        assert all(re.search(r"<td[^>]*>\s*</td>", t) for t in predicting), (
+            f"worksheet {sheet.stem}: a prediction table has no blank cell to fill in")
+
+
+def test_build_refuses_bad_jobs_and_a_missing_browser(tmp_path):
+    """ValueError, naming what is allowed, and nothing written."""
+    build = load_build()
+    for jobs in (0, -1, 1.5, True, "2"):
+        with pytest.raises(ValueError, match="jobs"):
+            build.build(tmp_path / "a", jobs=jobs)
+    with pytest.raises(ValueError, match="make browser"):
+        build.build(tmp_path / "b", chromium=tmp_path / "no-chromium")
+    assert not any(tmp_path.iterdir())
