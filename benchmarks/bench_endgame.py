@@ -1,0 +1,120 @@
+"""Henpen endgames (henkit.henpen.endgame): solve times by servings left, and whether playing
+to win pays against playing for expected worms.
+
+Endgames come from seeded 2-player games between expected-worms-optimal bots, stopped at the
+first start of a turn with k servings or fewer on the grill. For each k: the positions the
+endgame reaches and the time to solve it from an empty memo, in floats and exactly, each given
+60 s of CPU time (a solve that would pass its position limit, set from the rate measured at smaller k, is
+reported as not solved rather than run). Then the win-optimal bot against the expected-worms
+bot from such endgames, each endgame played with both seatings: the win bot's share of the
+points (a draw counts half) with its 95 % Wilson interval.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+
+from benchmarks.harness import Result, machine_load
+from henkit.core import play_out
+from henkit.henpen import endgame as eg
+from henkit.henpen.bots import OptimalBot, WinBot
+from henkit.henpen.state import Phase, State
+
+BUDGET = 60.0
+"""Seconds one endgame solve may take."""
+KS = (1, 2, 3, 4, 5, 6)
+MATCH_KS = (1, 2)
+MATCH_ENDGAMES = {1: 6, 2: 2}
+MATCH_GAMES = 25
+"""Games per endgame and seating."""
+
+
+def endgame_at(k: int, seed: int) -> State:
+    """The first start of a turn with k servings or fewer on the grill in a seeded game of two
+    expected-worms-optimal bots (the same game for every k, with seed `seed`)."""
+    bots = [OptimalBot(), OptimalBot()]
+    s = play_out(State.new(2), bots, seed,
+                 until=lambda st: st.phase is Phase.ROLL and len(st.grill) <= k)
+    if s.is_over:
+        raise ValueError(f"the game of seed {seed} ended before {k} servings were left")
+    return s
+
+
+def _solve(state: State, exact: bool, rate: float | None) -> tuple[int, float | None]:
+    # (positions, CPU seconds), seconds None when the solve would not fit in the budget. CPU
+    # time (the solve runs in one thread): on a machine shared with other jobs, wall time
+    # measures the other jobs.
+    eg.cache_clear()
+    try:
+        n = eg.positions(state, limit=2_000_000 if rate is None else max(1, int(rate * BUDGET * 4)))
+    except ValueError:
+        return -1, None
+    if rate is not None and n / rate > BUDGET * 1.5:
+        return n, None
+    eg.cache_clear()
+    t0 = time.process_time()
+    eg.win_chance(state, exact=exact, limit=n)
+    return n, time.process_time() - t0
+
+
+def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95 % Wilson interval of a share `points / n`."""
+    p = points / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
+def match(k: int, endgames: int, games: int, seed: int = 0) -> tuple[float, int, tuple[float, float]]:
+    """The win bot's share of the points against the expected-worms bot from `endgames` seeded
+    endgames of k servings, each played `games` times in each seating."""
+    win, worms = WinBot(endgame=16, limit=2_000_000), OptimalBot()
+    points, n = 0.0, 0
+    for e in range(endgames):
+        start = endgame_at(k, seed + e)
+        for seats in ((win, worms), (worms, win)):
+            me = seats.index(win)
+            for g in range(games):
+                end = play_out(start, list(seats), 10_000 * e + g)
+                won = end.winners()
+                points += 1.0 if won == (me,) else 0.5 if len(won) == 2 else 0.0
+                n += 1
+    return points / n, n, wilson(points, n)
+
+
+def run() -> list[Result]:
+    """Solve times and positions per k (floats and exact), the largest k in 60 s, the match."""
+    out: list[Result] = []
+    load = machine_load()
+    for exact in (False, True):
+        mode = "exact" if exact else "floats"
+        target_k = 3 if exact else 6
+        rate: float | None = None
+        largest = 0
+        for k in KS:
+            state = endgame_at(k, seed=1)
+            n, seconds = _solve(state, exact, rate)
+            if seconds is None:
+                note = (f"{n:,} positions: over the 60 s budget at {rate:,.0f} positions/s, not run"
+                        if n > 0 else "too many positions to count, not run")
+                out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", float("nan"),
+                                  "s", BUDGET, higher_is_better=False, note=note))
+                break
+            rate = n / seconds
+            if seconds <= BUDGET:
+                largest = k
+            out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", seconds, "s",
+                              BUDGET if k <= target_k else None, higher_is_better=False,
+                              note=f"{n:,} positions, {rate:,.0f} positions/s; grill "
+                                   f"{list(state.grill)}, stacks {[list(s) for s in state.stacks]}"))
+            if seconds > BUDGET:
+                break
+        out.append(Result(f"henpen endgame {mode}: largest k solved in 60 s", largest, "k",
+                          target_k, note=load))
+    for k in MATCH_KS:
+        share, n, (lo, hi) = match(k, MATCH_ENDGAMES[k], MATCH_GAMES)
+        out.append(Result(f"henpen endgame: win bot vs expected worms, k={k}", share * 100, "%",
+                          note=f"95 % interval {lo:.1%} to {hi:.1%}, {n:,} games from "
+                               f"{MATCH_ENDGAMES[k]} endgames, both seatings"))
+    return out
