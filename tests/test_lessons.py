@@ -629,3 +629,24 @@ def test_files_the_lessons_send_students_to_are_in_the_repository():
         for path in re.findall(r"\b((?:docs|notebooks|dashboards)/[\w./-]+\.\w+)", words):
             assert (ROOT / path).is_file(), f"{name} points to {path}, which is not in the repository"
         assert "DECISIONS.md" not in words and "../shared" not in words, name
+
+
+def test_nb2_heatmap_words_follow_the_charts_axis():
+    name = "02_push_your_luck.ipynb"
+    cell = next(c for c in cells(name) if c["cell_type"] == "code" and "bust_heatmap(" in source(c))
+    chart = next(o["data"]["application/vnd.plotly.v1+json"] for o in cell["outputs"]
+                 if "application/vnd.plotly.v1+json" in o.get("data", {}))
+    heat = chart["data"][0]
+    assert heat["y"] == sorted(heat["y"])  # faces taken 0..6 listed upwards
+    upwards = chart["layout"].get("yaxis", {}).get("autorange") != "reversed"
+    words = next(" ".join(source(c).split()) for c in cells(name)
+                 if c["cell_type"] == "markdown" and "## The whole picture: a heatmap" in source(c))
+    if upwards:
+        assert "(down)" not in words
+        says(words, "faces taken (up the side)", "taking more faces (up)", "at the top left")
+    else:
+        assert "(up" not in words
+    # Where the darkest cell really is: the most faces taken with the fewest dice.
+    worst = max(((row, col) for row in range(len(heat["y"])) for col in range(len(heat["x"]))
+                 if heat["z"][row][col] is not None), key=lambda rc: heat["z"][rc[0]][rc[1]])
+    assert heat["y"][worst[0]] == max(heat["y"]) and heat["x"][worst[1]] == min(heat["x"])
