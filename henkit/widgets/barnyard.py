@@ -43,6 +43,7 @@ from henkit.widgets.common import (
     esc,
     flag,
     keep_alive,
+    log_html,
     say,
     show_figure,
     status_line,
@@ -431,11 +432,7 @@ class BarnyardGame(w.VBox):
         self._show_score()
         self._show_others(s)
         self.pool_line.refresh()
-        self.log_html.value = (
-            "<div style='max-height:16em;overflow-y:auto'><ul>"
-            + "".join(f"<li>{esc(x)}</li>" for x in reversed(self.log_lines[-LOG_SHOWN:]))
-            + "</ul></div>"
-        )
+        self.log_html.value = log_html(list(reversed(self.log_lines[-LOG_SHOWN:])))
 
     def _show_header(self, s: State) -> None:
         goal = goal_card(s.goal)

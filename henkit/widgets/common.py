@@ -91,6 +91,21 @@ def say(status: w.HTML, text: str, error: bool = False) -> None:
     status.value = f"<div role='status' aria-live='polite'>{body}</div>"
 
 
+def log_html(lines: Sequence[str], label: str = "What happened, newest first") -> str:
+    """A game's log as HTML: the lines as a list in a box that scrolls past 16 lines.
+
+    The box can take the keyboard focus (tabindex 0) so that a keyboard can scroll it, and it is
+    a region named `label` for screen readers (axe-core: scrollable-region-focusable).
+    """
+    if isinstance(lines, str) or not all(isinstance(x, str) for x in lines):
+        raise ValueError(f"a log is a list of lines of text, not {lines!r}"[:300])
+    if not isinstance(label, str) or not label:
+        raise ValueError(f"a log needs a name for screen readers, not {label!r}")
+    items = "".join(f"<li>{esc(x)}</li>" for x in lines)
+    return (f"<div role='region' aria-label='{esc(label)}' tabindex='0' "
+            f"style='max-height:16em;overflow-y:auto'><ul>{items}</ul></div>")
+
+
 def status_text(status: w.HTML) -> str:
     """The plain text of a status line (for tests and logs)."""
     import re

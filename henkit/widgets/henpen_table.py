@@ -34,6 +34,7 @@ from henkit.widgets.common import (
     esc,
     flag,
     keep_alive,
+    log_html,
     say,
 )
 from henkit.widgets.dice_tray import DiceTray
@@ -239,10 +240,7 @@ class HenpenTable(w.VBox):
         self._show_grill(s)
         self._show_players(s)
         shown = reversed(self.log_lines[-LOG_SHOWN:])
-        self.log_html.value = (
-            "<div style='max-height:16em;overflow-y:auto'><ul>"
-            + "".join(f"<li>{esc(line)}</li>" for line in shown) + "</ul></div>"
-        )
+        self.log_html.value = log_html(list(shown))
 
     def _show_grill(self, s: State) -> None:
         # Servings as tiles: the number, its worms drawn (pieces) and said in words.

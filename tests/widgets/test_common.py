@@ -98,3 +98,15 @@ def test_the_widgets_drive_bots_through_game_advance(monkeypatch, widget):
     w.play_bots()
     assert w.game.waiting_for_human or w.state.is_over
     assert "Not allowed" not in common.status_text(w.status)
+
+
+def test_a_game_log_scrolls_by_keyboard_and_is_named_for_screen_readers():
+    html = common.log_html(["Player 2 <bot> rolled", "You took the 3s"])
+    # axe-core's scrollable-region-focusable: a box that scrolls takes the keyboard focus.
+    assert html.startswith("<div role='region' aria-label='What happened, newest first' "
+                           "tabindex='0' style='max-height:16em;overflow-y:auto'>")
+    assert "<li>Player 2 &lt;bot&gt; rolled</li><li>You took the 3s</li>" in html
+    with pytest.raises(ValueError, match="list of lines"):
+        common.log_html("one line")
+    with pytest.raises(ValueError, match="name for screen readers"):
+        common.log_html([], label="")
