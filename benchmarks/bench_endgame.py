@@ -41,13 +41,18 @@ def endgame_at(k: int, seed: int) -> State:
     return s
 
 
+def _limit(rate: float | None) -> int:
+    # The positions counted before a solve: enough for 4 budgets at the rate seen so far.
+    return 2_000_000 if rate is None else max(1, int(rate * BUDGET * 4))
+
+
 def _solve(state: State, exact: bool, rate: float | None) -> tuple[int, float | None]:
     # (positions, CPU seconds), seconds None when the solve would not fit in the budget. CPU
     # time (the solve runs in one thread): on a machine shared with other jobs, wall time
     # measures the other jobs.
     eg.cache_clear()
     try:
-        n = eg.positions(state, limit=2_000_000 if rate is None else max(1, int(rate * BUDGET * 4)))
+        n = eg.positions(state, limit=_limit(rate))
     except ValueError:
         return -1, None
     if rate is not None and n / rate > BUDGET * 1.5:
@@ -97,7 +102,8 @@ def run() -> list[Result]:
             n, seconds = _solve(state, exact, rate)
             if seconds is None:
                 note = (f"{n:,} positions: over the 60 s budget at {rate:,.0f} positions/s, not run"
-                        if n > 0 else "too many positions to count, not run")
+                        if n > 0 else f"more than {_limit(rate):,} positions (4 budgets at "
+                        f"{rate:,.0f} positions/s), not run")
                 out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", float("nan"),
                                   "s", BUDGET, higher_is_better=False, note=note))
                 break
