@@ -101,9 +101,9 @@ def run() -> list[Result]:
             state = endgame_at(k, seed=1)
             n, seconds = _solve(state, exact, rate)
             if seconds is None:
-                note = (f"{n:,} positions: over the 60 s budget at {rate:,.0f} positions/s, not run"
-                        if n > 0 else f"more than {_limit(rate):,} positions (4 budgets at "
-                        f"{rate:,.0f} positions/s), not run")
+                pace = f"{rate:,.0f} positions/s" if rate else "no rate measured yet"
+                note = (f"{n:,} positions: over the 60 s budget at {pace}, not run" if n > 0
+                        else f"more than {_limit(rate):,} positions ({pace}), not run")
                 out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", float("nan"),
                                   "s", BUDGET, higher_is_better=False, note=note))
                 break
