@@ -13,7 +13,7 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8866
 
-.PHONY: serve lab test browser postgresql bench lint clean
+.PHONY: serve lab test browser postgresql bench handouts lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -82,8 +82,13 @@ test: $(VENV)/.test browser postgresql
 bench: $(VENV)/.bench browser
 	$(BIN)/python -m benchmarks
 
+# The teacher pack as A4 PDFs (docs/teacher/build/): teacher pages, worksheets, rules sheets,
+# printed by Chromium (which `browser` installs when missing).
+handouts: $(VENV)/.kit browser
+	$(BIN)/python docs/teacher/build.py --out docs/teacher/build
+
 lint: $(VENV)/.test
 	$(BIN)/ruff check .
 
 clean:
-	rm -rf $(VENV) .pytest_cache .hypothesis
+	rm -rf $(VENV) .pytest_cache .hypothesis docs/teacher/build
