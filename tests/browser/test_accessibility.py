@@ -237,6 +237,12 @@ def test_a_henpen_turn_is_played_with_the_keyboard_alone(page: Page, voila: Voil
 
     assert got["text"] == "Roll the dice"
     going = roll_key()
+    if going:
+        # Every drawn die has a name for screen readers: 'die showing 3', 'die showing a worm'.
+        shown = tray.locator(".hk-die:visible")
+        named = tray.get_by_role("button", name=re.compile(r"^die showing (a worm|[1-5])$"))
+        expect(named).to_have_count(shown.count())
+        assert shown.count() == dice_left
     moves = 1
     while going and moves < 40:
         # Tab to the first die that may be taken (the dice come after Roll and New turn).
