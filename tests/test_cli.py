@@ -187,7 +187,8 @@ def test_argparse_errors_stay_argparse_errors(capsys):
     assert stop.value.code == 2 and "invalid choice" in capsys.readouterr().err
 
 
-def test_class_commands_start_a_session_report_it_and_export_csv(tmp_path, capsys):
+def test_class_commands_start_a_session_report_it_and_export_csv(tmp_path, capsys, monkeypatch):
+    monkeypatch.delenv("HENKIT_CLASS_DB", raising=False)  # the tests' own pool would come first
     data = ["--data-dir", str(tmp_path)]
     assert main(["class", "new", *data]) == 0
     started = capsys.readouterr().out
