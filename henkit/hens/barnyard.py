@@ -477,7 +477,7 @@ class Barnyard:
             cell = check_cell(cell)
             i = BIT_OF[cell]
         if coop is False:
-            mask = self.hen_masks((k,))[0]
+            mask = self.hen_mask(k)
         elif coop is True:
             mask = self.open_mask()
         else:

@@ -290,7 +290,7 @@ class RandomBot:
         """A uniformly random legal move: `legal_actions()[randbelow(rng, n)]`, picked from
         `legal_moves()` without building every placement."""
         if type(state) is not State or type(rng) is not _GENERATOR or (
-                state.phase is OVER or state.phase is CHANCE_DRAW):
+                state.current_player < 0):  # CHANCE or TERMINAL: no player decides
             _check_turn(state, rng)  # raises unless a subclass passes
         moves = state.legal_moves()
         return moves[randbelow(rng, len(moves))]

@@ -22,6 +22,7 @@ from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from fractions import Fraction
 from functools import cache, lru_cache
+from operator import itemgetter
 from typing import Any
 
 import numpy as np
@@ -87,8 +88,6 @@ FIELDS = ("rules", "goal", "removed_breeds", "first_player", "phase", "player", 
 """The public fields of a State, in the order of `to_dict`."""
 
 
-_DISCARD_OF = DISCARDS.__getitem__
-"""The shared Discard action of a card."""
 _ALL_HOLD = tuple((True,) * n for n in range(5))
 """_ALL_HOLD[n]: every one of n discard piles holds a card."""
 
@@ -332,10 +331,9 @@ class State:
     def _sources(self) -> tuple[int, ...]:
         """`draw_sources()` as a tuple from the functools cache of `_pile_sources`."""
         piles = self.discards
-        n = self._setup.players
         # Which piles hold cards: after the first round seldom any empty one.
-        return _pile_sources(self.player, n, self.round == 1,
-                             _ALL_HOLD[n] if () not in piles else tuple(map(bool, piles)),
+        return _pile_sources(self.player, self.round == 1,
+                             _ALL_HOLD[len(piles)] if () not in piles else tuple(map(bool, piles)),
                              bool(self.deck))
 
     def _can_draw(self) -> bool:
@@ -371,13 +369,19 @@ class State:
         ph = self.phase
         if ph is DRAW:
             piles = self.discards
-            return [DRAW_AT[q][piles[q][-1]] if q != DECK else DRAW_DECK
-                    for q in self._sources()]
+            # `_sources()` inline (a random bot asks this at every draw).
+            sources = _pile_sources(self.player, self.round == 1, _ALL_HOLD[len(piles)]
+                                    if () not in piles else tuple(map(bool, piles)),
+                                    bool(self.deck))
+            return [DRAW_AT[q][piles[q][-1]] if q != DECK else DRAW_DECK for q in sources]
         if ph is PLACE:
             p = self.player
             return Placements(_distinct(self.hands[p]), self.barnyards[p])
         if ph is DISCARD:
-            return tuple(map(_DISCARD_OF, _distinct(self.hands[self.player])))
+            kinds = _distinct(self.hands[self.player])
+            # The Discard of each distinct card, looked up in C (a hand to discard from holds
+            # five cards, so at least one kind).
+            return itemgetter(*kinds)(DISCARDS) if len(kinds) > 1 else (DISCARDS[kinds[0]],)
         return self.legal_actions()
 
     def chance_outcomes(self) -> list[tuple[Card, Fraction]]:
@@ -855,11 +859,12 @@ def pile_problem(source: int, player: int, players: int, round: int, pile: int) 
     return None
 
 
-@cache  # a speed layer over `pile_problem`: at most 1024 (seat, players, round 1?, piles, deck)
-def _pile_sources(player: int, players: int, first_round: bool, nonempty: tuple[bool, ...],
+@cache  # a speed layer over `pile_problem`: at most 1024 (seat, round 1?, piles, deck)
+def _pile_sources(player: int, first_round: bool, nonempty: tuple[bool, ...],
                   deck: bool) -> tuple[int, ...]:
     """DECK if the deck holds cards, then the seats whose pile `player` may draw from
-    (`pile_problem` is None)."""
+    (`pile_problem` is None); `nonempty[q]`: seat q's pile holds a card."""
+    players = len(nonempty)
     piles = tuple(q for q in range(players)
                   if pile_problem(q, player, players, 2 - first_round, int(nonempty[q])) is None)
     return (DECK, *piles) if deck else piles
@@ -953,13 +958,7 @@ def _without(cards: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
 
 def _distinct(cards: tuple[Card, ...]) -> tuple[Card, ...]:
     """The distinct cards of a sorted tuple, in order."""
-    if len(cards) < 2:
-        return cards
-    out = [cards[0]]
-    for k in cards:
-        if k != out[-1]:  # sorted: copies of a card come together
-            out.append(k)
-    return tuple(out)
+    return tuple(dict.fromkeys(cards))  # keeps the first of equal cards, in order
 
 
 def _short(x: object) -> str:
