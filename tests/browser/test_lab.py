@@ -130,17 +130,21 @@ def run_all(page, lab: Lab, notebook: str) -> None:
     page.wait_for_function(KERNEL_IDLE, timeout=30_000, polling=250)
 
 
+GAME_WIDGETS = ("DiceTray(", "BarnyardGame(", "HenpenTable(")
+
+
 def notebook_widget(notebook: str, setup_prefixes: tuple[str, ...] = ()):
-    """The widget the notebook's last cell shows, built here from the notebook's own code (its
-    first cell, the cells starting with `setup_prefixes`, then the last cell): the same seed,
-    so it is what Lab's kernel has."""
+    """The game widget the notebook shows (its last cell making a DiceTray, BarnyardGame or
+    HenpenTable), built here from the notebook's own code (its first cell, the cells starting
+    with `setup_prefixes`, then that cell): the same seed, so it is what Lab's kernel has."""
     cells = [c for c in json.loads((NOTEBOOKS / notebook).read_text())["cells"]
              if c["cell_type"] == "code"]
     sources = ["".join(c["source"]) for c in cells]
     ns: dict = {}
     for src in [sources[0], *(s for s in sources if s.startswith(setup_prefixes))]:
         exec(src, ns)  # noqa: S102 - the notebook's own code
-    *body, last = sources[-1].rstrip().splitlines()
+    widget_cell = [s for s in sources if any(w in s for w in GAME_WIDGETS)][-1]
+    *body, last = widget_cell.rstrip().splitlines()
     exec("\n".join(body), ns)  # noqa: S102 - the notebook's own code
     return eval(last, ns)
 
