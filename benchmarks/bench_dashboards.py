@@ -573,7 +573,7 @@ def run(parts: list[str] | None = None, viewers: int = VIEWERS) -> list[Result]:
     peer = pickomino_steps_per_second()
     results = [Result(
         "machine: pickomino-env random play (reference)", peer or float("nan"), "st/s", None,
-        True, f"{machine_load()}; 3,100 st/s on one idle core of the machine of stack-notes.md"
+        True, f"{machine_load()}; 3,100 st/s on one idle core of the development machine"
         if peer else "pickomino-env not installed (make bench installs it)")]
     with sync_playwright() as playwright:
         browser = launch_chromium(playwright)

@@ -2,8 +2,8 @@
 
 Both loops pick uniformly among legal moves. A henkit step is one decision (roll, take a face,
 stop with a claim); a pickomino-env step is one `env.step((face, roll_or_stop))`, which also
-plays its bots' whole turns after a stop. The peer is a speed reference only (stack-notes: it
-deviates from the rules), and it is optional: without it the row says so.
+plays its bots' whole turns after a stop. The peer is a speed reference only (it deviates
+from the rules), and it is optional: without it the row says so.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ import numpy as np
 from benchmarks.harness import Result, rate
 from henkit.henpen import State
 
-PEER_STEPS_PER_SECOND = 3100  # stack-notes.md: pickomino-env 1.4.1 measured here, one core
+PEER_STEPS_PER_SECOND = 3100  # pickomino-env 1.4.1 measured on the development machine, one core
 
 
 def henkit_random_steps(rng: np.random.Generator, decisions: int = 20_000) -> int:

@@ -84,7 +84,7 @@ def machine_load() -> str:
 
 def pickomino_steps_per_second(seconds: float = 2.0) -> float | None:
     """The machine's pickomino-env reference figure: random legal play, steps per second on one
-    core (stack-notes.md: 3,100 here), or None when pickomino-env is not installed. A slow
+    core (3,100 on the development machine), or None when pickomino-env is not installed. A slow
     machine shows here as well as in the dashboards' figures; a slow page only there."""
     try:
         import gymnasium as gym

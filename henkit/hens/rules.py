@@ -1,4 +1,5 @@
-"""The settings of a Hens game: every *option* of DECISIONS.md (H4, H13) plus who plays first."""
+"""The settings of a Hens game: the options among docs/rules/hens.md's decisions (H4, H13), and
+who plays first."""
 
 from __future__ import annotations
 
