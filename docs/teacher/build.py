@@ -35,7 +35,8 @@ ROOT = HERE.parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 RULES = ROOT / "docs" / "rules"
 CHROMIUM = Path("/usr/bin/chromium")
-# The project's browser rule (stack notes): never a downloaded browser, no network chatter.
+# The project's browser rule: Debian's Chromium (never a downloaded one), no network chatter;
+# the same flags as tests/browser/browsing.py's CHROMIUM_ARGS, plus headless printing.
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
