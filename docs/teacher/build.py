@@ -72,8 +72,8 @@ a { color: #0b3d91; }
 body.worksheet td { height: 2.3rem; }
 body.worksheet td:empty { min-width: 6rem; }
 body.worksheet .name { border-bottom: 1px solid #333; margin-bottom: 0.6rem; }
-/* Rules sheets: printed from docs/rules/ as they are, tight but still 16 px (Henpen fits one
-   page; Hens, with its two tables, one sheet printed on both sides). */
+/* Rules sheets: printed from docs/rules/ as they are, tight but still 16 px, so that
+   each fits one A4 page (the Hens sheet has no line to spare). */
 @page rules { margin: 9mm 11mm; }
 body.rules { page: rules; line-height: 1.2; }
 body.rules h1 { font-size: 1.3rem; margin-bottom: 0.2rem; }
