@@ -46,6 +46,12 @@ serve.sh from LESSON and CLASS): that dashboard keeps class_size preheated kerne
 kernel_pools_config`, a dict that traitlets takes from the command line only with a deprecation
 warning). When all of the lesson's kernels have run its notebook the log says so, with how long
 preparing took and the kernels' memory: the teacher knows when the class may come in.
+
+Rules sheets: the lessons link the kit's rules sheets as `rules/henpen.md` and `rules/hens.md`,
+beside the notebook (notebooks/rules is a link to docs/rules), which JupyterLab opens as files.
+On a dashboard the same link points under /voila/render/, where Voilà would try to run it as a
+notebook: RulesSheet serves it there as a page of its own, rendered from docs/rules/ (the rules'
+one home) with the dashboards' 16 px text.
 """
 
 from __future__ import annotations
@@ -64,7 +70,8 @@ from queue import Empty
 from typing import Any
 
 from jupyter_client.channels import AsyncZMQSocketChannel
-from tornado.web import GZipContentEncoding, StaticFileHandler
+from jupyter_server.utils import url_path_join
+from tornado.web import GZipContentEncoding, HTTPError, RequestHandler, StaticFileHandler
 from traitlets import Bool, Int, Unicode
 from voila.app import Voila
 
@@ -254,6 +261,45 @@ def lesson_ready(pool: list) -> int:
     return ready
 
 
+RULES = Path(__file__).resolve().parents[1] / "docs" / "rules"
+RULES_STYLE = """
+html { font-size: 18px; } body { font-family: "DejaVu Sans", Arial, sans-serif; color: #111;
+max-width: 48rem; margin: 1rem auto; padding: 0 1rem; line-height: 1.45; }
+table { border-collapse: collapse; margin: 0.5rem 0; } th, td { border: 1px solid #555;
+padding: 0.2rem 0.45rem; text-align: left; } th { background: #e8e8e8; }
+code { font-size: 0.95em; } h2 { border-bottom: 2px solid #333; }
+"""
+
+
+def rules_page(game: str, rules: Path = RULES) -> str:
+    """The rules sheet of `game` ("henpen" or "hens") as a page (ValueError for another name)."""
+    import html
+
+    import mistune  # nbconvert's markdown renderer, which Voilà already brings
+
+    if game not in ("henpen", "hens"):
+        raise ValueError(f"there is a rules sheet for 'henpen' and 'hens', not for {game!r}")
+    text = (rules / f"{game}.md").read_text(encoding="utf-8")
+    title = next((line[2:].strip() for line in text.splitlines() if line.startswith("# ")), game)
+    body = mistune.create_markdown(escape=True, plugins=["table"])(text)
+    return (f'<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{html.escape(title)}</title><style>{RULES_STYLE}</style></head>\n"
+            f"<body><main>\n{body}</main></body></html>\n")
+
+
+class RulesSheet(RequestHandler):
+    """A lesson's link to a rules sheet (rules/<game>.md beside the dashboard), as a page."""
+
+    def get(self, game: str) -> None:
+        try:
+            page = rules_page(game)
+        except ValueError as e:
+            raise HTTPError(404) from e
+        self.set_header("Content-Type", "text/html; charset=UTF-8")
+        self.finish(page)
+
+
 class HenkitVoila(Voila):
     """Voilà with lighter pages and lessons (see the module doc)."""
 
@@ -317,7 +363,9 @@ class HenkitVoila(Voila):
                 return
 
     def init_handlers(self) -> list:
-        handlers = []
+        # Before Voilà's own /voila/render/(.*), which would take the sheet for a notebook.
+        handlers: list = [(url_path_join(self.server_url, r"/voila/render/rules/([a-z]+)\.md"),
+                           RulesSheet)]
         for route in super().init_handlers():
             if not isinstance(route, tuple):
                 handlers.append(route)

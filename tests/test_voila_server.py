@@ -394,3 +394,26 @@ def test_the_committed_preload_list_matches_the_installed_versions():
     # A mismatch only costs speed (nothing is preloaded), but the list should be rewritten.
     scripts, why = GUARD.preload_scripts()
     assert scripts and not why, why
+
+
+# --- voila_server.py: the rules sheets a lesson links to ------------------------------------
+
+
+def test_a_rules_sheet_is_served_as_a_page_rendered_from_its_one_home():
+    import re
+
+    for game in ("henpen", "hens"):
+        text = (GUARD.RULES / f"{game}.md").read_text(encoding="utf-8")
+        page = GUARD.rules_page(game)
+        title = next(line[2:] for line in text.splitlines() if line.startswith("# "))
+        assert f"<title>{title}</title>" in page
+        assert page.count("<table>") == text.count("\n|---"), "every table of the sheet is a table"
+        # Every heading of the sheet is on the page, as a heading.
+        for heading in re.findall(r"^## (.+)$", text, flags=re.MULTILINE):
+            assert re.search(rf"<h2[^>]*>{re.escape(heading.replace('&', '&amp;'))}</h2>", page), heading
+    # The notebooks' link (rules/<game>.md beside them) reaches the same file in JupyterLab.
+    notebooks = SERVER.parents[1] / "notebooks"
+    assert (notebooks / "rules" / "hens.md").resolve() == (GUARD.RULES / "hens.md").resolve()
+    for wrong in ("chess", "../henpen", ""):
+        with pytest.raises(ValueError, match="'henpen' and 'hens'"):
+            GUARD.rules_page(wrong)
