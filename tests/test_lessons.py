@@ -330,7 +330,7 @@ def nb5_answers() -> tuple[int, int, Fraction, Fraction, object]:
 def test_nb5_answers():
     eggs3, medals, two, some, ce = nb5_answers()
     ex = answers(5)
-    assert len(ex) == 3
+    assert len(ex) >= 3  # the first three are read here; later ones by their sections' tests
     says(ex[0], f"{eggs3} cards hatch 3 eggs; {medals} medals", f"The {eggs3} cards", f"The {medals} medals")
     says(ex[1], f"**{two}**", f"**{some}**", f"{two} {some}", f"about {float(two):.1%}".replace("%", " %"),
          f"about {float(some):.1%}".replace("%", " %"))
@@ -353,7 +353,7 @@ def nb6_answers() -> tuple[list, tuple, dict]:
 def test_nb6_answers():
     cells6, best, by_goal = nb6_answers()
     ex = answers(6)
-    assert len(ex) == 3
+    assert len(ex) >= 3  # the first three are read here; later ones by their sections' tests
     says(ex[0], str(cells6))
     says(ex[1], str(best), f"**{best[0]} points**")
     says(ex[2], str(by_goal), f"**{min(by_goal.values())}** points",
@@ -460,7 +460,7 @@ def test_nb7_wilson_text_and_answers():
     says(hens, f"0.00 {0:.1%} {low:.1%} to {high:.1%}")
     says(text2, f"0 wins in 60 games, interval 0 % to {100 * high:.1f} %")
     ex = answers(7)
-    assert len(ex) == 3
+    assert len(ex) >= 3  # the first three are read here; later ones by their sections' tests
     one = wilson_interval(30, 50)
     says(ex[0], f"**{100 * one[0]:.1f} % to {100 * one[1]:.1f} %**", f"{one[0]:.1%} to {one[1]:.1%}")
     assert one[0] < 0.5 < one[1]

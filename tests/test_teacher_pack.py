@@ -89,9 +89,10 @@ def has_number(text: str, number: str) -> bool:
 def test_the_notebooks_hold_the_exercises_this_test_reads():
     """The exercise finder finds what the lessons hold (so an empty answer key cannot pass)."""
     counts = {stem: len(exercises(stem)) for stem in LESSONS}
-    assert counts.get("01_rolling_dice") == 5
-    assert counts.get("02_push_your_luck") == 6  # the tray exercise and exercises 1-5
-    assert counts.get("05_hens_deck_and_drawing") == 3
+    # At least the exercises these lessons had when the finder was written (more may come).
+    assert counts.get("01_rolling_dice", 0) >= 5
+    assert counts.get("02_push_your_luck", 0) >= 6  # the tray exercise and exercises 1-5
+    assert counts.get("05_hens_deck_and_drawing", 0) >= 3
     assert sum(counts.values()) >= 30, counts
 
 
