@@ -225,8 +225,10 @@ class BotSummary:
 
     @property
     def label(self) -> str:
-        """The bot, with its seat in a per-seat summary: 'greedy' or 'greedy (seat 1)'."""
-        return self.bot if self.seat is None else f"{self.bot} (seat {self.seat})"
+        """The bot, with its seat in a per-seat summary: 'greedy' or 'greedy (seat 1)'.
+
+        Readers count seats from 1, as the arena's seat pickers do; `seat` stays the index."""
+        return self.bot if self.seat is None else f"{self.bot} (seat {self.seat + 1})"
 
     @property
     def win_error(self) -> tuple[float, float]:
@@ -240,7 +242,7 @@ class BotSummary:
                 max(0.0, self.score_high - self.mean_score))
 
     def __str__(self) -> str:
-        where = "" if self.seat is None else f" in seat {self.seat}"
+        where = "" if self.seat is None else f" in seat {self.seat + 1}"
         return (f"{self.bot}{where}: won {self.win_rate:.1%} of {self.games} games "
                 f"(95% CI {self.win_low:.1%} to {self.win_high:.1%}), mean score "
                 f"{self.mean_score:.2f} ({self.score_low:.2f} to {self.score_high:.2f})")

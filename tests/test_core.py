@@ -238,7 +238,8 @@ def test_summary_per_bot_and_per_seat():
         assert (s.win_rate - below, s.win_rate + above) == pytest.approx((s.win_low, s.win_high))
     seats = summarise(games, by_seat=True)
     assert [(s.bot, s.seat) for s in seats][:3] == [("optimal", 0), ("optimal", 1), ("optimal", 2)]
-    assert all(s.games == 3 for s in seats) and seats[0].label == "optimal (seat 0)"
+    assert all(s.games == 3 for s in seats) and seats[0].label == "optimal (seat 1)"
+    assert str(seats[2]).startswith("optimal in seat 3: won ")  # readers count seats from 1
     table = results_table(games)
     assert "optimal" in table and "95% CI" in table
     assert "seat" in results_table(games, by_seat=True)

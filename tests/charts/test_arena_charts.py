@@ -32,7 +32,7 @@ def test_win_rate_chart_bars_and_error_bars_are_the_summary(tournament):
 def test_seat_summaries_get_one_bar_per_bot_and_seat(tournament):
     fig = ch.mean_score_chart(tournament.seat_summary(), unit="worms")
     (bar,) = fig.data
-    assert len(bar.x) == 9 and "threshold 25 (seat 0)" in bar.x
+    assert len(bar.x) == 9 and "threshold 25 (seat 1)" in bar.x
     rows = tournament.seat_summary()
     assert list(bar.y) == [s.mean_score for s in rows]
     assert fig.layout.yaxis.title.text == "mean worms per game"
