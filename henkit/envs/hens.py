@@ -1,0 +1,384 @@
+"""Hens as a PettingZoo AEC environment (`HensAECEnv`), 2 to 4 players, each agent seeing only
+its own view of the game (`henkit.hens.View`: its own hand and coops, everything public, and
+the cards publicly known to be in other hands; never another hand's unknown cards, another
+player's coops, the deck's order or a rooster not yet revealed).
+
+The rules are the engine's (`henkit.hens.State`): the environment numbers its legal moves, draws
+the deck's cards with the environment's numpy Generator, and reads each player's view.
+
+Actions (`Discrete(3545)`, the same numbering at every decision; a cell is one of the 36 cells
+(row, col) with row and col -1..4 of `henkit.hens.barnyard.VALID_CELLS`, numbered row by row,
+`CELLS[c]`; a card is its kind 0..47, `henkit.hens.CARDS[k]`; seats counted from the acting
+player):
+
+    0                draw from the deck
+    1 .. 3           draw the top card of the discard pile of the player r seats after you
+    4 + 36k + c      place card k as a hen at cell c
+    1732 + 36k + c   place card k face down as a chicken coop at cell c
+    3460 + k         discard card k
+    3508 + c         put the rooster on the hen at cell c
+    3544             keep the rooster off (no hen to put it on)
+
+Observations (a vector of small whole numbers, `observation_layout` names every entry; seats
+counted from the observer, seat +0): the observer's hand (copies of each kind); for every seat
+its barnyard cell by cell (0 empty, 1+k hen k, 49+k coop of card k, known to the observer only
+for its own coops, 97 a face-down coop), its rooster cell as far as the observer knows (0 none
+or not known, 1+c), whether it has chosen one, its discard pile (copies of each kind) and top
+card (0 none, 1+k), its hand size, the cards publicly known to be in its hand, and those known
+to be in its hand or under its coops; then deck size, round, phase (0 draw, 1 chance, 2 place,
+3 discard, 4 rooster, 5 over), draws this turn, the player to move, the first player, the goal
+card and the removed breeds.
+
+Rewards: `reward="win"` (default) pays at the end `State.returns()`: 1 for a sole winner (ties
+broken by the rules, H15), 1/k to each of k still tied, 0 otherwise, so a game's rewards add up
+to exactly 1. `reward="points"` pays after every step each player's change in points as the
+barnyards stand, so a player's rewards add up to its final points.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from henkit.envs.common import (
+    BoundedCache,
+    check_action,
+    check_choice,
+    illegal_message,
+)
+from henkit.hens.actions import COOP_AT, DECK, DISCARDS, DRAW_DECK, PLACE_AT, PlaceRooster, draw
+from henkit.hens.barnyard import BIT_OF, CELL_OF, COOP, HIDDEN, Barnyard, bit_list
+from henkit.hens.cards import BREED_INDEX, BREEDS, CARDS, NUM_KINDS
+from henkit.hens.rules import MAX_PLAYERS, Rules, check_players
+from henkit.hens.state import Phase, State
+from henkit.hens.view import View
+
+CELLS: tuple[tuple[int, int], ...] = tuple(c for c in CELL_OF if c is not None)
+"""The 36 cells of the action numbering, row by row (CELLS[c] is cell number c)."""
+CELL_NUMBER: dict[tuple[int, int], int] = {c: i for i, c in enumerate(CELLS)}
+_CELL_AT_BIT: tuple[int, ...] = tuple(CELL_NUMBER[c] if c is not None else -1 for c in CELL_OF)
+_BIT_AT_CELL: tuple[int, ...] = tuple(BIT_OF[c] for c in CELLS)
+NCELLS = len(CELLS)
+DRAW_BASE = 0
+PLACE_BASE = 1 + (MAX_PLAYERS - 1)
+COOP_BASE = PLACE_BASE + NUM_KINDS * NCELLS
+DISCARD_BASE = COOP_BASE + NUM_KINDS * NCELLS
+ROOSTER_BASE = DISCARD_BASE + NUM_KINDS
+NO_ROOSTER = ROOSTER_BASE + NCELLS
+ACTIONS = NO_ROOSTER + 1
+"""How many actions the numbering has (3545)."""
+REWARDS = ("win", "points")
+PHASES: tuple[Phase, ...] = tuple(Phase)
+_PHASE_NUMBER = {p: i for i, p in enumerate(PHASES)}
+_DRAW, _PLACE, _DISCARD, _ROOSTER, _CHANCE = (Phase.DRAW, Phase.PLACE, Phase.DISCARD,
+                                              Phase.ROOSTER, Phase.CHANCE)
+HIDDEN_COOP = 1 + 2 * NUM_KINDS  # 97: a face-down coop whose card the observer cannot see
+
+
+def _cell_code(v: int) -> int:
+    # A barnyard's grid content as an observation entry (see the module note).
+    if v < 0:
+        return 0
+    if v < NUM_KINDS:
+        return 1 + v
+    if v < HIDDEN:
+        return 1 + NUM_KINDS + v - COOP
+    return HIDDEN_COOP
+
+
+_CODE_OF: dict[int, int] = {v: _cell_code(v) for v in range(-1, HIDDEN + 1)}
+
+
+class HensCodec:
+    """The fixed numbering of Hens actions and the observation vector for `players` seats
+    (see the module note)."""
+
+    SEAT_SIZE = NCELLS + 1 + 1 + NUM_KINDS + 1 + 1 + NUM_KINDS + NUM_KINDS
+
+    def __init__(self, players: int) -> None:
+        self.players = n = check_players(players)
+        self.actions = ACTIONS
+        self.seat_base = NUM_KINDS
+        self.tail_base = NUM_KINDS + n * self.SEAT_SIZE
+        seat_high = ([HIDDEN_COOP] * NCELLS + [NCELLS, 1] + [2] * NUM_KINDS + [NUM_KINDS, 6]
+                     + [2] * NUM_KINDS + [2] * NUM_KINDS)
+        tail_high = [72, 12, len(PHASES) - 1, 2, n - 1, n - 1, 6] + [1] * len(BREEDS)
+        high = [2] * NUM_KINDS + seat_high * n + tail_high
+        self.high = np.array(high, dtype=np.int8)
+        self.size = len(high)
+        self._places: BoundedCache = BoundedCache()
+
+    def observation_layout(self) -> list[str]:
+        """The name of every entry of the observation vector, in order."""
+        kinds = [str(k) for k in CARDS]
+        names = [f"hand: copies of {k}" for k in kinds]
+        for r in range(self.players):
+            s = f"seat +{r}"
+            names += [f"{s} barnyard cell {c} (0 empty, 1+k hen, 49+k coop, 97 face down)"
+                      for c in CELLS]
+            names += [f"{s} rooster cell (0 none or unknown, else cell number + 1)",
+                      f"{s} has chosen a rooster cell"]
+            names += [f"{s} discard pile: copies of {k}" for k in kinds]
+            names += [f"{s} top of discard pile (0 none, else kind + 1)", f"{s} hand size"]
+            names += [f"{s} known in hand: copies of {k}" for k in kinds]
+            names += [f"{s} known in hand or coops: copies of {k}" for k in kinds]
+        names += ["deck size", "round",
+                  "phase (0 draw, 1 chance, 2 place, 3 discard, 4 rooster, 5 over)",
+                  "draws this turn", "player to move (seat +r)",
+                  "first player (seat +r)", "goal card"]
+        names += [f"breed {b.code} removed" for b in BREEDS]
+        return names
+
+    def describe(self, index: int) -> str:
+        """What action `index` does, in words."""
+        if index == DRAW_BASE:
+            return "draw from the deck"
+        if index < PLACE_BASE:
+            return f"draw the top of the pile of the player {index} seat{'s' * (index > 1)} after you"
+        if index < DISCARD_BASE:
+            coop = index >= COOP_BASE
+            k, c = divmod(index - (COOP_BASE if coop else PLACE_BASE), NCELLS)
+            row, col = CELLS[c]
+            return (f"place {CARDS[k]} {'face down as a coop ' if coop else ''}at row {row}, "
+                    f"column {col}")
+        if index < ROOSTER_BASE:
+            return f"discard {CARDS[index - DISCARD_BASE]}"
+        if index < NO_ROOSTER:
+            row, col = CELLS[index - ROOSTER_BASE]
+            return f"put the rooster on the hen at row {row}, column {col}"
+        return "keep the rooster off the barnyard (no hen to put it on)"
+
+    def legal_list(self, state: State) -> list[int]:
+        """The indices of the legal moves of the player to move (none at a chance node or the
+        end), from the engine's `legal_moves()`."""
+        phase = state.phase
+        me, n = state.player, self.players
+        if phase is _PLACE:
+            moves = state.legal_moves()
+            key = (moves.kinds, *moves.masks, moves.open)
+            hit = self._places.get(key)
+            if hit is None:
+                out = []
+                for k, m in zip(moves.kinds, moves.masks, strict=True):
+                    base = PLACE_BASE + k * NCELLS
+                    out += [base + _CELL_AT_BIT[b] for b in bit_list(m)]
+                cells = [_CELL_AT_BIT[b] for b in bit_list(moves.open)]
+                for k in moves.kinds:
+                    base = COOP_BASE + k * NCELLS
+                    out += [base + c for c in cells]
+                hit = self._places.put(key, out)
+            return hit
+        if phase is _DRAW:
+            return [DRAW_BASE if d.source == DECK else (d.source - me) % n
+                    for d in state.legal_moves()]
+        if phase is _DISCARD:
+            return [DISCARD_BASE + d.card for d in state.legal_moves()]
+        if phase is _ROOSTER:
+            return [NO_ROOSTER if a.cell is None else ROOSTER_BASE + CELL_NUMBER[a.cell]
+                    for a in state.legal_actions()]
+        return []
+
+    def mask(self, state: State) -> np.ndarray:
+        """The action mask of the player to move (a fresh int8 array, 1 = legal)."""
+        mask = np.zeros(ACTIONS, dtype=np.int8)
+        mask[self.legal_list(state)] = 1
+        return mask
+
+    def action(self, state: State, index: int) -> Any:
+        """The engine action of a legal index for the player to move (check legality first:
+        an illegal index gives an action the engine refuses, or a wrong one)."""
+        if index < PLACE_BASE:
+            if index == DRAW_BASE:
+                return DRAW_DECK
+            q = (state.player + index) % self.players
+            return draw(q, state.discards[q][-1])
+        if index < COOP_BASE:
+            k, c = divmod(index - PLACE_BASE, NCELLS)
+            return PLACE_AT[k][_BIT_AT_CELL[c]]
+        if index < DISCARD_BASE:
+            k, c = divmod(index - COOP_BASE, NCELLS)
+            return COOP_AT[k][_BIT_AT_CELL[c]]
+        if index < ROOSTER_BASE:
+            return DISCARDS[index - DISCARD_BASE]
+        if index < NO_ROOSTER:
+            return PlaceRooster(CELLS[index - ROOSTER_BASE])
+        return PlaceRooster(None)
+
+    def observe(self, view: View) -> np.ndarray:
+        """The observation vector of a player's view (a fresh array)."""
+        n, me = self.players, view.player
+        obs = np.zeros(self.size, dtype=np.int8)
+        for k in view.hand:
+            obs[k] += 1
+        for q in range(n):
+            base = self.seat_base + ((q - me) % n) * self.SEAT_SIZE
+            yard: Barnyard = view.barnyards[q]
+            grid = yard.grid
+            for b in bit_list(yard.occ):
+                obs[base + _CELL_AT_BIT[b]] = _CODE_OF[grid[b]]
+            base += NCELLS
+            cell = view.rooster_choices[q]
+            obs[base] = CELL_NUMBER[cell] + 1 if cell is not None else 0
+            obs[base + 1] = view.rooster_chosen[q]
+            base += 2
+            pile = view.discards[q]
+            for k in pile:
+                obs[base + k] += 1
+            base += NUM_KINDS
+            obs[base] = pile[-1] + 1 if pile else 0
+            obs[base + 1] = view.hand_sizes[q]
+            base += 2
+            for k in view.known_in_hand[q]:
+                obs[base + k] += 1
+            base += NUM_KINDS
+            for k in view.known_in_hand_or_coops[q]:
+                obs[base + k] += 1
+        t = self.tail_base
+        obs[t:t + 7] = (view.deck_size, view.round, _PHASE_NUMBER[view.phase], view.draws,
+                        (view.to_move - me) % n, (view.first_player - me) % n, view.goal)
+        for code in view.removed_breeds:
+            obs[t + 7 + BREED_INDEX[code]] = 1
+        return obs
+
+    def observation_space(self) -> spaces.Box:
+        """The Box of observation vectors."""
+        return spaces.Box(low=np.zeros(self.size, dtype=np.int8), high=self.high.copy(),
+                          dtype=np.int8)
+
+
+class HensAECEnv(AECEnv):
+    """Hens with every seat a learner (PettingZoo AEC), agents "player_0".."player_{n-1}"
+    (seat i), each observing only its own view. See the module note for the actions,
+    observations and rewards. Each observation is {"observation": vector, "action_mask": int8
+    mask}; the mask is all zeros for an agent that is not to move. An illegal action raises
+    ValueError naming it and the legal ones, and changes nothing. The setup (removed breeds,
+    goal, first player, the deal) and every deck draw come from the environment's Generator:
+    the same seed to `reset` and the same actions give the same game. `render()` shows the whole
+    game (every hand): it is for a spectator, not for a player."""
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "name": "hens_v0",
+                "is_parallelizable": False, "render_fps": 4}
+
+    def __init__(self, players: int = 2, *, rules: Rules | None = None, reward: str = "win",
+                 render_mode: str | None = None) -> None:
+        super().__init__()
+        self.codec = codec = HensCodec(players)
+        n = codec.players
+        if rules is not None and (not isinstance(rules, Rules) or rules.players != n):
+            raise ValueError(f"rules must be None or henkit.hens Rules for {n} players, not "
+                             f"{rules!r}")
+        self.rules = rules
+        self.reward_kind = check_choice(reward, "reward", REWARDS)
+        if render_mode is not None:
+            check_choice(render_mode, "render_mode", self.metadata["render_modes"])
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self._seat = {a: i for i, a in enumerate(self.possible_agents)}
+        obs_space = spaces.Dict({
+            "observation": codec.observation_space(),
+            "action_mask": spaces.Box(0, 1, shape=(ACTIONS,), dtype=np.int8),
+        })
+        self.observation_spaces = {a: obs_space for a in self.possible_agents}
+        self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
+        self.state: State | None = None
+        self.np_random, self.np_random_seed = seeding.np_random(None)
+        self._legal: list[int] = []
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        """The observation space of `agent` (the same for all)."""
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        """The action space of `agent` (the same for all)."""
+        return self.action_spaces[agent]
+
+    def _deal(self, state: State) -> State:
+        # Chance nodes (deck draws) are the environment's to play, with its Generator.
+        rng = self.np_random
+        while state.phase is _CHANCE:
+            state = state.apply(state.sample_chance(rng))
+        self._legal = self.codec.legal_list(state)
+        return state
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """A new game, set up and dealt from a Generator seeded with `seed`."""
+        if seed is not None or self.state is None:
+            self.np_random, self.np_random_seed = seeding.np_random(seed)
+        n = self.codec.players
+        self.state = self._deal(State.new(n, self.rules, seed=self.np_random))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self.agent_selection = self.possible_agents[self.state.player]
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """What `agent` sees now (its own view only), with its action mask (zeros unless it is
+        to move)."""
+        state = self.state
+        assert state is not None, "call reset() first"
+        seat = self._seat[agent]
+        mask = np.zeros(ACTIONS, dtype=np.int8)
+        if not state.is_over and state.player == seat:
+            mask[self._legal] = 1
+        return {"observation": self.codec.observe(state.view(seat)), "action_mask": mask}
+
+    def step(self, action: int | None) -> None:
+        """Play the selected agent's action (None once it is done), then the deck's draws, up to
+        the next decision or the end of the game."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        assert state is not None
+        codec = self.codec
+        i = check_action(action, ACTIONS)
+        legal = self._legal
+        if i not in legal:
+            raise ValueError(illegal_message(i, codec.describe(i), sorted(legal),
+                                             codec.describe))
+        points = self.reward_kind == "points"
+        before = state.scores() if points else ()
+        self.state = new = self._deal(state.apply(codec.action(state, i)))
+        self._cumulative_rewards[agent] = 0.0
+        if points:
+            after = new.scores()
+            self.rewards = {a: float(after[s] - before[s]) for a, s in self._seat.items()}
+        else:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+        if new.is_over:
+            if not points:
+                self.rewards = dict(zip(self.possible_agents, map(float, new.returns()),
+                                        strict=True))
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[new.player]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The whole game in words, every hand shown ("ansi" returns it, "human" prints it);
+        None without a mode."""
+        if self.render_mode is None or self.state is None:
+            return None
+        text = self.state.describe()
+        if not self.state.is_over:
+            text += "\nActions: " + "; ".join(f"{i} {self.codec.describe(i)}"
+                                              for i in sorted(self._legal))
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release (text rendering only)."""
+
+
+__all__ = ["ACTIONS", "CELLS", "HensAECEnv", "HensCodec"]
