@@ -408,12 +408,17 @@ class Predict(w.VBox):
             self.input = w.Text(
                 value="", description="Prediction", placeholder=f"e.g. {self._example()}",
                 tooltip=f"Type {hint}, then press Lock my prediction",
-                continuous_update=False, style={"description_width": "initial"},
+                # Every key is read: the Lock button opens as soon as the text is a prediction
+                # (so that Tab reaches it), and the line under the box says what it reads.
+                continuous_update=True, style={"description_width": "initial"},
                 layout=w.Layout(width="22em"))
         self.input.observe(self._typed, names="value")
+        # Disabled until there is a prediction to lock: a click can only lock one, and a page
+        # that plays a game beside this widget offers no button here that does nothing.
         self.lock_button = button("Lock my prediction",
                                   "Record your prediction: then the experiment and the exact "
-                                  "answer open", self.lock, button_style="primary")
+                                  "answer open", self.lock, button_style="primary", disabled=True)
+        self.reading = w.HTML()  # what the box reads now (not a live region: it follows keys)
         self.status = status_line()
         self.seed_box: SeedBox | None = None
         self.run_button: w.Button | None = None
@@ -445,6 +450,7 @@ class Predict(w.VBox):
             self.prompt_html,
             w.HBox([self.input, self.lock_button], layout=w.Layout(flex_flow="row wrap",
                                                                    align_items="center")),
+            self.reading,
             self.status,
             self.experiment_box,
             self.reveal_button,
@@ -455,6 +461,7 @@ class Predict(w.VBox):
         ])
         self.add_class(ROOT_CLASS)
         self.add_class("hk-predict")
+        self._show_reading()
         say(self.status, self._ask())
 
     # ----- words ----------------------------------------------------------------------------------
@@ -475,18 +482,22 @@ class Predict(w.VBox):
     # ----- the steps ------------------------------------------------------------------------------
 
     def _typed(self, _change: dict[str, Any]) -> None:
-        if self.locked:
-            return
+        if not self.locked:
+            self._show_reading()
+
+    def _show_reading(self) -> None:
+        """Say under the box what it reads, and open the Lock button only for a prediction."""
         try:
             value = self.question.parse(self.input.value)
         except ValueError as e:
-            if self.input.value in ("", None):
-                say(self.status, self._ask())
-            else:
-                say(self.status, str(e), error=True)
+            self.lock_button.disabled = True
+            empty = self.input.value in ("", None) or not str(self.input.value).strip()
+            self.reading.value = "" if empty else (
+                f"<div><b style='color:#B00020'>Not a prediction yet:</b> {esc(e)}</div>")
             return
-        say(self.status, f"Your prediction: {self.question.say(value)}. Press Lock my prediction "
-                         "to record it.")
+        self.lock_button.disabled = False
+        self.reading.value = (f"<div>Your prediction: <b>{esc(self.question.say(value))}</b>. "
+                              "Press Lock my prediction to record it.</div>")
 
     def set_prediction(self, value: object) -> bool:
         """Type (or pick) `value` as the browser would; True if it reads as a prediction."""
@@ -519,6 +530,7 @@ class Predict(w.VBox):
         self.locked = True
         self.input.disabled = True
         self.lock_button.disabled = True
+        self.reading.value = ""
         self.again_button.layout.display = ""
         said = self.question.say(self.prediction)
         if not self.has_experiment:
@@ -589,7 +601,7 @@ class Predict(w.VBox):
         before = self.question.say(self.prediction) if self.prediction is not None else None
         self.prediction, self.locked, self.revealed, self.score = None, False, False, None
         self.input.disabled = False
-        self.lock_button.disabled = False
+        self._show_reading()
         self.experiment_box.layout.display = "none"
         self.reveal_button.layout.display = "none"
         self.answer_html.value = ""

@@ -180,8 +180,9 @@ def worms_in_20(rng: np.random.Generator) -> str:
 def test_without_an_experiment_the_answer_opens_at_the_lock():
     p = Predict("How likely?", SEVEN_EIGHTEENTHS)
     assert not shown(p.answer_html) and p.answer_html.value == ""
+    assert p.lock_button.disabled  # nothing to lock yet
     p.set_prediction("30")
-    assert "Your prediction: 30 %" in status_text(p.status)
+    assert "Your prediction: <b>30 %</b>" in p.reading.value and not p.lock_button.disabled
     assert p.lock() and p.revealed
     assert p.answer_text.startswith(CHANCE.score("30", SEVEN_EIGHTEENTHS).text)
     assert shown(p.answer_html) and p.input.disabled and p.lock_button.disabled
@@ -236,11 +237,16 @@ def test_on_a_dashboard_each_viewer_gets_a_seed_unless_pinned(monkeypatch):
 def test_bad_input_is_said_in_the_widget_and_nothing_is_locked():
     p = Predict("How likely?", SEVEN_EIGHTEENTHS)
     assert not p.set_prediction("150")
+    assert "Not a prediction yet" in p.reading.value and "from 0 to 100" in p.reading.value
+    assert p.lock_button.disabled  # a click cannot lock it
+    assert not p.lock() and not p.locked and not p.revealed  # nor can a call
     assert "Not allowed:" in status_text(p.status) and "from 0 to 100" in status_text(p.status)
-    assert not p.lock() and not p.locked and not p.revealed
-    p.input.value = "lots"  # what the browser sends on Enter
-    assert "is not a number" in status_text(p.status)
+    p.input.value = "lots"  # what the browser sends as the student types
+    assert "is not a number" in p.reading.value and p.lock_button.disabled
+    p.input.value = ""
+    assert p.reading.value == "" and p.lock_button.disabled
     p.input.value = "40"
+    assert not p.lock_button.disabled
     assert p.lock() and p.prediction == Fraction(2, 5)
     assert not p.set_prediction("20") and p.prediction == Fraction(2, 5)  # locked stays locked
 
@@ -249,6 +255,7 @@ def test_a_choice_widget_uses_radio_buttons():
     p = Predict("Stop or roll?", "roll", kind="choice", choices=["stop", "roll"],
                 explain="Rolling is worth 6811/2592 worms on average.")
     assert isinstance(p.input, w.RadioButtons) and p.input.value is None
+    assert p.lock_button.disabled
     assert not p.lock() and "pick one first" in status_text(p.status)
     assert not p.set_prediction("wait") and p.input.value is None
     p.set_prediction("stop")
