@@ -315,6 +315,37 @@ class Question:
         return Verdict(said, shown, off, right, f"You said {said}; exact {shown}: {how}")
 
 
+@dataclass
+class Tally:
+    """A frequency experiment's running count: how often an event happened in so many tries."""
+
+    event: str = "the event happened"
+    """What a try that counts did, in words: 'showed at least one worm'."""
+    hits: int = 0
+    tries: int = 0
+
+    def add(self, hits: int, tries: int) -> str:
+        """Count `hits` of `tries` more and say this batch and the running frequency."""
+        tries = whole(tries, "tries", 1)
+        hits = whole(hits, "hits", 0, tries)
+        self.hits += hits
+        self.tries += tries
+        return (f"{hits} of {tries} {self.event}; so far {self.hits} of {self.tries} "
+                f"({percent_text(Fraction(self.hits, self.tries))})")
+
+    @property
+    def text(self) -> str:
+        """The running frequency in words ('' before any try)."""
+        if not self.tries:
+            return ""
+        return (f"Your experiment: {self.hits} of {self.tries} "
+                f"({percent_text(Fraction(self.hits, self.tries))}).")
+
+    def reset(self) -> None:
+        """Start counting again (a new seed)."""
+        self.hits = self.tries = 0
+
+
 # ----- the widget --------------------------------------------------------------------------------
 
 _STYLE = f"""<style>
@@ -347,7 +378,10 @@ class Predict(w.VBox):
     button (`run_label`) with a numpy Generator seeded from `seed` (the notebook's seed; on a
     dashboard each viewer gets a fresh one unless `pin_seed=True`, as every henkit widget does)
     and returns a line of text, listed newest first; `experiment` is any widget (e.g. a dice
-    tray) shown only then. `explain` is a text shown with the exact answer (why it is so).
+    tray) shown only then. A chance can instead be tried out: `trial(rng)` is one try, True
+    when the event happens; each press makes `trials` tries and says how often it happened, this
+    time and so far (restarted with the seed), and the exact answer says the running frequency
+    too. `explain` is a text shown with the exact answer (why it is so).
     Without an experiment the exact answer shows as soon as the prediction is locked.
     """
 
@@ -364,7 +398,10 @@ class Predict(w.VBox):
         digits: int = 1,
         whole_only: bool = False,
         run: Callable[[np.random.Generator], str] | None = None,
-        run_label: str = "Run the experiment",
+        run_label: str | None = None,
+        trial: Callable[[np.random.Generator], bool] | None = None,
+        trials: int = 20,
+        event: str = "times it happened",
         experiment: w.Widget | None = None,
         explain: str = "",
         seed: Any = None,
@@ -377,14 +414,31 @@ class Predict(w.VBox):
         if not callable(answer):
             self.question.answer(answer)  # a wrong answer is the lesson's error: say it now
         _function(run, "run")
+        _function(trial, "trial")
+        if trial is not None:
+            if run is not None:
+                raise ValueError("give run (any experiment) or trial (a yes/no try, counted), "
+                                 "not both")
+            if self.question.kind != "chance":
+                raise ValueError("trial counts how often something happens: it goes with "
+                                 "kind='chance'")
+        trials = whole(trials, "trials (tries per press)", 1, 100_000)
+        if not isinstance(event, str) or not event.strip() or len(event) > 80:
+            raise ValueError(f"event must be a few words such as 'showed a worm', not {event!r}"[:300])
+        if run_label is None:
+            run_label = f"Try it {trials} times" if trial is not None else "Run the experiment"
         if not isinstance(run_label, str) or not run_label.strip():
             raise ValueError(f"run_label must be the words on the button, not {run_label!r}")
+        self.tally: Tally | None = None
+        if trial is not None:
+            self.tally, self.trial, self.trials = Tally(event), trial, trials
+            run = self._tries
         if experiment is not None and not isinstance(experiment, w.Widget):
             raise ValueError(f"experiment must be a widget (or None), not {experiment!r}"[:300])
         if not isinstance(explain, str):
             raise ValueError(f"explain must be text, not {explain!r}"[:300])
         if seed is not None and run is None:
-            raise ValueError("seed is for the experiment: give run= too (or no seed)")
+            raise ValueError("seed is for the experiment: give run= or trial= too (or no seed)")
         pin_seed = flag(pin_seed, "pin_seed")
         first_seed = start_seed(seed, pin_seed) if run is not None else None
         self.prompt, self._answer, self.explain = prompt, answer, explain
@@ -566,8 +620,20 @@ class Predict(w.VBox):
         say(self.status, f"Experiment: {line}")
         return line
 
+    def _tries(self, rng: np.random.Generator) -> str:
+        assert self.tally is not None
+        hits = 0
+        for _ in range(self.trials):
+            happened = self.trial(rng)
+            if not isinstance(happened, bool | np.bool_):
+                raise ValueError(f"a try says yes or no (True or False), not {happened!r}"[:200])
+            hits += bool(happened)
+        return self.tally.add(hits, self.trials)
+
     def _restart(self, seed: int) -> str:
         self._rng = make_rng(seed)
+        if self.tally is not None:
+            self.tally.reset()
         self.results = []
         self.results_html.value = ""
         return f"The experiment starts again with seed {seed}."
@@ -589,6 +655,8 @@ class Predict(w.VBox):
         if s.right:
             words = f"<b class='hk-right'>{words}</b>"
         why = f"<div>{esc(self.explain)}</div>" if self.explain else ""
+        if self.tally is not None and self.tally.tries:
+            why += f"<div>{esc(self.tally.text)}</div>"
         self.answer_html.value = (f"<div class='hk-answer' role='region' aria-label='The exact "
                                   f"answer'><div>{words}</div>{why}</div>")
         self.answer_html.layout.display = ""

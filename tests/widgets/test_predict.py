@@ -329,7 +329,8 @@ def test_an_experiment_that_refuses_or_gives_no_text_is_said_not_raised():
 
 PREDICT = {"prompt": "Q?", "answer": Fraction(1, 3), "kind": "chance", "unit": "", "digits": 1,
            "whole_only": False, "run": None, "run_label": "Run", "experiment": None,
-           "explain": "", "seed": None, "pin_seed": False}
+           "explain": "", "seed": None, "pin_seed": False, "trial": None, "trials": 20,
+           "event": "happened"}
 NUMBER = {**PREDICT, "kind": "number", "low": 0, "high": 10, "answer": 5}
 
 
@@ -358,12 +359,56 @@ def test_number_and_choice_arguments_refuse_with_value_error(name: str, x: Any):
 @pytest.mark.parametrize(("kwargs", "words"), [
     ({"prompt": ""}, "prompt must be the question"),
     ({"answer": Fraction(3, 2)}, "from 0 to 1"),
-    ({"seed": 3}, "seed is for the experiment: give run= too"),
+    ({"seed": 3}, "seed is for the experiment: give run= or trial= too"),
     ({"run": 3}, "run must be a function"),
     ({"experiment": "tray"}, "experiment must be a widget"),
     ({"pin_seed": 1}, "pin_seed must be True or False"),
     ({"kind": "choice", "choices": ("a", "b"), "answer": "c"}, "one of the choices (a, b)"),
 ])
 def test_predict_says_what_is_allowed(kwargs, words):
+    with pytest.raises(ValueError, match=re.escape(words)):
+        Predict(**{"prompt": "Q?", "answer": Fraction(1, 3), **kwargs})
+
+
+def one_first_roll(rng: np.random.Generator) -> bool:
+    """One try: a first roll of 8 dice shows at least one worm."""
+    return bool(sample_roll(8, rng)[WORM - 1] > 0)
+
+
+def test_a_trial_is_counted_press_after_press_and_restarts_with_the_seed():
+    p = Predict("At least one worm in 8 dice?", 1 - Fraction(5, 6) ** 8, trial=one_first_roll,
+                trials=10, event="showed a worm", seed=2)
+    assert p.run_button.description == "Try it 10 times"
+    p.set_prediction("80")
+    p.lock()
+    rng = make_rng(2)
+    hits = [sum(one_first_roll(rng) for _ in range(10)) for _ in range(2)]
+    first, second = p.run_once(), p.run_once()
+    assert first.startswith(f"{hits[0]} of 10 showed a worm; so far {hits[0]} of 10 (")
+    assert second.startswith(f"{hits[1]} of 10 showed a worm; so far {sum(hits)} of 20 (")
+    assert f"({percent_text(Fraction(sum(hits), 20))})" in second
+    p.reveal()
+    assert f"Your experiment: {sum(hits)} of 20" in p.answer_text
+    p.seed_box.set_seed(2)
+    assert p.tally.tries == 0 and p.run_once() == first
+
+
+def test_a_trial_that_says_neither_yes_nor_no_is_said_not_raised():
+    p = Predict("Q?", Fraction(1, 2), trial=lambda rng: 1, seed=1)
+    p.set_prediction("50")
+    p.lock()
+    assert p.run_once() is None and "yes or no" in status_text(p.status)
+    assert p.tally.tries == 0
+
+
+@pytest.mark.parametrize(("kwargs", "words"), [
+    ({"trial": one_first_roll, "run": worms_in_20}, "not both"),
+    ({"trial": one_first_roll, "kind": "number", "low": 0, "high": 1, "answer": 1},
+     "goes with kind='chance'"),
+    ({"trial": one_first_roll, "trials": 0}, "trials (tries per press) must be from 1"),
+    ({"trial": one_first_roll, "event": ""}, "event must be a few words"),
+    ({"trial": 5}, "trial must be a function"),
+])
+def test_a_trial_that_is_not_one_is_refused(kwargs, words):
     with pytest.raises(ValueError, match=re.escape(words)):
         Predict(**{"prompt": "Q?", "answer": Fraction(1, 3), **kwargs})
