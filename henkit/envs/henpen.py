@@ -46,7 +46,6 @@ from henkit.envs.common import (
     check_action,
     check_choice,
     illegal_message,
-    legal_indices,
 )
 from henkit.henpen.actions import ROLL, TAKES, Action, Roll, Stop, Take
 from henkit.henpen.bots import make_bot
@@ -106,8 +105,9 @@ class HenpenCodec:
                 + [dice] * SIDES + [dice] * SIDES + [dice, rules.max_total, 2, n - 1, 1])
         self.high = np.array(high, dtype=np.int32)
         self.size = len(high)
-        self._legal: BoundedCache = BoundedCache()
+        self._masks: BoundedCache = BoundedCache()
         self._boards: BoundedCache = BoundedCache()
+        self._last: dict[int, tuple[Any, Any, np.ndarray]] = {}  # seat -> grill, stacks, board
 
     def observation_layout(self) -> list[str]:
         """The name of every entry of the observation vector, in order."""
@@ -145,29 +145,47 @@ class HenpenCodec:
             return GRILL_ACTION if owner is None else GRILL_ACTION + (owner - player) % self.players
         raise ValueError(f"{action!r} is not a Henpen action")
 
-    def legal(self, state: State) -> tuple[np.ndarray, tuple[Action | None, ...]]:
-        """The mask of the legal actions of the player to move (read-only; copy it before
-        handing it out) and the engine action of each index (None where illegal)."""
-        acts = state.legal_actions()
-        key = (state.player, *acts)
-        hit = self._legal.get(key)
-        if hit is None:
+    def legal(self, state: State) -> tuple[int, ...]:
+        """The indices of the legal actions of the player to move, lowest first (none at the
+        end), from the engine's `legal_actions()`."""
+        if state.phase is _TAKE:
+            return state.takeable  # the faces offered: Take(f) is action f
+        player = state.player
+        return tuple(sorted(self.index_of(a, player) for a in state.legal_actions()))
+
+    def mask(self, legal: tuple[int, ...]) -> np.ndarray:
+        """The action mask (int8, 1 = legal) of these legal indices; a fresh array."""
+        mask = self._masks.get(legal)
+        if mask is None:
             mask = np.zeros(self.actions, dtype=np.int8)
-            table: list[Action | None] = [None] * self.actions
-            for a in acts:
-                i = self.index_of(a, state.player)
-                mask[i] = 1
-                table[i] = a
-            mask.flags.writeable = False
-            hit = self._legal.put(key, (mask, tuple(table)))
-        return hit
+            mask[list(legal)] = 1
+            self._masks.put(legal, mask)
+        return mask.copy()
+
+    def action(self, state: State, index: int) -> Action:
+        """The engine action of a legal index for the player to move (check legality first)."""
+        if index < GRILL_ACTION:
+            return TAKES[index] if index else ROLL
+        owner = None if index == GRILL_ACTION else (state.player + index - GRILL_ACTION) % self.players
+        for claim in state.claims():
+            if claim.owner == owner:
+                return Stop(claim)
+        raise ValueError(f"action {index} ({self.describe(index)}) claims nothing here")
 
     def observe(self, state: State, seat: int) -> np.ndarray:
         """The observation vector of `state` from `seat` (a fresh array)."""
-        key = (seat, state.grill, state.stacks)
-        board = self._boards.get(key)
-        if board is None:
-            board = self._boards.put(key, self._board(state, seat))
+        # The board changes only between turns, and the engine hands the same grill and stacks
+        # objects on through a turn: an identity check finds it first.
+        grill, stacks = state.grill, state.stacks
+        last = self._last.get(seat)
+        if last is not None and last[0] is grill and last[1] is stacks:
+            board = last[2]
+        else:
+            key = (seat, grill, stacks)
+            board = self._boards.get(key)
+            if board is None:
+                board = self._boards.put(key, self._board(state, seat))
+            self._last[seat] = (grill, stacks, board)
         n = self.players
         obs = np.empty(self.size, dtype=np.int32)
         b = self.board_size
@@ -200,12 +218,12 @@ class HenpenCodec:
         return spaces.Box(low=np.zeros(self.size, dtype=np.int32), high=self.high.copy(),
                           dtype=np.int32)
 
-    def render(self, state: State, mask: np.ndarray | None) -> str:
+    def render(self, state: State) -> str:
         """The position in words, and the legal actions by index."""
         text = state.describe()
-        if mask is not None and not state.is_over:
+        if not state.is_over:
             text += "\nActions: " + "; ".join(f"{i} {self.describe(i)}"
-                                              for i in legal_indices(mask))
+                                              for i in self.legal(state))
         return text
 
 
@@ -261,6 +279,7 @@ class HenpenEnv(gymnasium.Env):
         self.observation_space = self.codec.observation_space()
         self.state: State | None = None
         self._bots: dict[int, Any] = {}
+        self._legal: tuple[int, ...] = ()
         self._ended = False
 
     def reset(self, *, seed: int | None = None,
@@ -274,7 +293,7 @@ class HenpenEnv(gymnasium.Env):
         others = [(self.seat + r) % n for r in range(1, n)]
         self._bots = dict(zip(others, self.opponents, strict=True))
         self._ended = False
-        self.state = self._play_on(State.new(n, self.codec.rules))
+        self._set(self._play_on(State.new(n, self.codec.rules)))
         return self._observation(), self._info()
 
     def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
@@ -285,17 +304,17 @@ class HenpenEnv(gymnasium.Env):
             raise ValueError("call reset() before step()")
         if self._ended or state.is_over:
             raise ValueError("the game is over: call reset() to play another")
-        i = check_action(action, self.codec.actions)
-        mask, table = self.codec.legal(state)
-        if not mask[i]:
+        codec = self.codec
+        i = check_action(action, codec.actions)
+        legal = self._legal
+        if i not in legal:
             if self.illegal == "raise":
-                raise ValueError(illegal_message(i, self.codec.describe(i), legal_indices(mask),
-                                                 self.codec.describe))
+                raise ValueError(illegal_message(i, codec.describe(i), legal, codec.describe))
             self._ended = True
             return self._observation(), -1.0, True, False, {
-                "action_mask": np.zeros(self.codec.actions, dtype=np.int8), "illegal_action": True}
+                "action_mask": np.zeros(codec.actions, dtype=np.int8), "illegal_action": True}
         before = state.worms(self.seat) if self.reward_kind == "worms" else 0
-        self.state = state = self._play_on(state.apply(table[i]))
+        state = self._set(self._play_on(state.apply(codec.action(state, i))))
         over = state.is_over
         if self.reward_kind == "worms":
             reward = float(state.worms(self.seat) - before)
@@ -314,15 +333,18 @@ class HenpenEnv(gymnasium.Env):
                 return state
             state = state.apply(bots[state.player].choose(state, rng))
 
+    def _set(self, state: State) -> State:
+        # The new state and its legal actions, worked out once for the step and the mask.
+        self.state = state
+        self._legal = self.codec.legal(state)
+        return state
+
     def _observation(self) -> np.ndarray:
         assert self.state is not None
         return self.codec.observe(self.state, self.seat)
 
     def _info(self) -> dict[str, Any]:
-        assert self.state is not None
-        if self.state.is_over:
-            return {"action_mask": np.zeros(self.codec.actions, dtype=np.int8)}
-        return {"action_mask": self.codec.legal(self.state)[0].copy()}
+        return {"action_mask": self.codec.mask(self._legal)}
 
     def action_masks(self) -> np.ndarray:
         """The current action mask (the name sb3-contrib's MaskablePPO asks for)."""
@@ -332,7 +354,7 @@ class HenpenEnv(gymnasium.Env):
         """The game in words ("ansi" returns it, "human" prints it); None without a mode."""
         if self.render_mode is None or self.state is None:
             return None
-        text = self.codec.render(self.state, self._info()["action_mask"])
+        text = self.codec.render(self.state)
         text = f"You are player {self.seat + 1}.\n{text}"
         if self.render_mode == "human":
             print(text)
@@ -367,6 +389,8 @@ class HenpenAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(codec.actions) for a in self.possible_agents}
         self.state: State | None = None
         self.np_random, self.np_random_seed = seeding.np_random(None)
+        self._legal: tuple[int, ...] = ()
+        self._paid = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The observation space of `agent` (the same for all)."""
@@ -380,13 +404,14 @@ class HenpenAECEnv(AECEnv):
         """A new game, its dice drawn from a Generator seeded with `seed`."""
         if seed is not None or self.state is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
-        self.state = play_on(State.new(self.codec.players, self.codec.rules), self.np_random)
+        self._set(play_on(State.new(self.codec.players, self.codec.rules), self.np_random))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._paid = False
         self.agent_selection = self.possible_agents[self.state.player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -394,11 +419,9 @@ class HenpenAECEnv(AECEnv):
         state = self.state
         assert state is not None, "call reset() first"
         seat = self._seat[agent]
-        if state.is_over or state.player != seat:
-            mask = np.zeros(self.codec.actions, dtype=np.int8)
-        else:
-            mask = self.codec.legal(state)[0].copy()
-        return {"observation": self.codec.observe(state, seat), "action_mask": mask}
+        codec = self.codec
+        mask = codec.mask(self._legal if state.player == seat else ())
+        return {"observation": codec.observe(state, seat), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (None once it is done), then the dice, up to the
@@ -411,36 +434,43 @@ class HenpenAECEnv(AECEnv):
         assert state is not None
         codec = self.codec
         i = check_action(action, codec.actions)
-        mask, table = codec.legal(state)
-        if not mask[i]:
-            raise ValueError(illegal_message(i, codec.describe(i), legal_indices(mask),
-                                             codec.describe))
+        if i not in self._legal:
+            raise ValueError(illegal_message(i, codec.describe(i), self._legal, codec.describe))
         worms = self.reward_kind == "worms"
         before = state.scores() if worms else ()
-        self.state = new = play_on(state.apply(table[i]), self.np_random)
+        new = self._set(play_on(state.apply(codec.action(state, i)), self.np_random))
         self._cumulative_rewards[agent] = 0.0
         if worms:
             after = new.scores()
             self.rewards = {a: float(after[s] - before[s]) for a, s in self._seat.items()}
-        else:
+        elif self._paid:
+            # Rewards are the last step's: zero them only when a step paid something (the
+            # "win" rewards pay once, at the end), and skip adding zeros.
             self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
         if new.is_over:
             if not worms:
                 self.rewards = dict(zip(self.possible_agents, map(float, new.returns()),
                                         strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[new.player]
-        self._accumulate_rewards()
+        if worms or new.is_over:
+            self._paid = True
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
+
+    def _set(self, state: State) -> State:
+        # The new state and its legal actions, worked out once for the step and the masks.
+        self.state = state
+        self._legal = self.codec.legal(state)
+        return state
 
     def render(self) -> str | None:
         """The game in words ("ansi" returns it, "human" prints it); None without a mode."""
         if self.render_mode is None or self.state is None:
             return None
-        state = self.state
-        mask = None if state.is_over else self.codec.legal(state)[0]
-        text = self.codec.render(state, mask)
+        text = self.codec.render(self.state)
         if self.render_mode == "human":
             print(text)
             return None

@@ -111,6 +111,9 @@ class HensCodec:
         self.high = np.array(high, dtype=np.int8)
         self.size = len(high)
         self._places: BoundedCache = BoundedCache()
+        self._yards: dict[int, tuple[Barnyard, bytes]] = {}
+        self._count_cache: BoundedCache = BoundedCache()
+        self._blocks: dict[tuple[int, int], tuple[Any, ...]] = {}  # (observer, seat) -> last
 
     def observation_layout(self) -> list[str]:
         """The name of every entry of the observation vector, in order."""
@@ -210,39 +213,66 @@ class HensCodec:
 
     def observe(self, view: View) -> np.ndarray:
         """The observation vector of a player's view (a fresh array)."""
+        # Built from bytes (every entry is below 128) and viewed as int8: the parts that change
+        # seldom (barnyards, piles, known cards) come from caches, and numpy's per-element
+        # indexing would cost more than the rest of a step.
         n, me = self.players, view.player
-        obs = np.zeros(self.size, dtype=np.int8)
-        for k in view.hand:
-            obs[k] += 1
-        for q in range(n):
-            base = self.seat_base + ((q - me) % n) * self.SEAT_SIZE
-            yard: Barnyard = view.barnyards[q]
-            grid = yard.grid
-            for b in bit_list(yard.occ):
-                obs[base + _CELL_AT_BIT[b]] = _CODE_OF[grid[b]]
-            base += NCELLS
-            cell = view.rooster_choices[q]
-            obs[base] = CELL_NUMBER[cell] + 1 if cell is not None else 0
-            obs[base + 1] = view.rooster_chosen[q]
-            base += 2
-            pile = view.discards[q]
-            for k in pile:
-                obs[base + k] += 1
-            base += NUM_KINDS
-            obs[base] = pile[-1] + 1 if pile else 0
-            obs[base + 1] = view.hand_sizes[q]
-            base += 2
-            for k in view.known_in_hand[q]:
-                obs[base + k] += 1
-            base += NUM_KINDS
-            for k in view.known_in_hand_or_coops[q]:
-                obs[base + k] += 1
-        t = self.tail_base
-        obs[t:t + 7] = (view.deck_size, view.round, _PHASE_NUMBER[view.phase], view.draws,
-                        (view.to_move - me) % n, (view.first_player - me) % n, view.goal)
+        counts = self._counts
+        parts = [counts(view.hand)]
+        blocks = self._blocks
+        for r in range(n):
+            q = (me + r) % n
+            yard, pile = view.barnyards[q], view.discards[q]
+            known, held = view.known_in_hand[q], view.known_in_hand_or_coops[q]
+            cell, chosen, size = view.rooster_choices[q], view.rooster_chosen[q], view.hand_sizes[q]
+            # A seat's part changes only when its barnyard, pile, known cards, rooster or hand
+            # size do; the engine hands unchanged parts on as the same objects.
+            last = blocks.get((me, q))
+            if (last is not None and last[0] is yard and last[1] is pile and last[2] is known
+                    and last[3] is held and last[4] == cell and last[5] == chosen
+                    and last[6] == size):
+                parts.append(last[7])
+                continue
+            block = b"".join((
+                self._yard(yard),
+                bytes((CELL_NUMBER[cell] + 1 if cell is not None else 0, chosen)),
+                counts(pile), bytes((pile[-1] + 1 if pile else 0, size)),
+                counts(known), counts(held)))
+            blocks[(me, q)] = (yard, pile, known, held, cell, chosen, size, block)
+            parts.append(block)
+        removed = bytearray(len(BREEDS))
         for code in view.removed_breeds:
-            obs[t + 7 + BREED_INDEX[code]] = 1
-        return obs
+            removed[BREED_INDEX[code]] = 1
+        parts += (bytes((view.deck_size, view.round, _PHASE_NUMBER[view.phase], view.draws,
+                         (view.to_move - me) % n, (view.first_player - me) % n, view.goal)),
+                  removed)
+        return np.frombuffer(bytearray(b"".join(parts)), dtype=np.int8)
+
+    def _counts(self, cards: tuple[int, ...]) -> bytes:
+        # Copies of each kind among `cards`, as NUM_KINDS bytes (cached by the cards).
+        hit = self._count_cache.get(cards)
+        if hit is None:
+            out = bytearray(NUM_KINDS)
+            for k in cards:
+                out[k] += 1
+            hit = self._count_cache.put(cards, bytes(out))
+        return hit
+
+    def _yard(self, yard: Barnyard) -> bytes:
+        # A barnyard's cells as observation entries; barnyards change once a turn at most, so
+        # the last few are kept by identity (`_yards`: id -> the barnyard and its entries).
+        hit = self._yards.get(id(yard))
+        if hit is not None and hit[0] is yard:
+            return hit[1]
+        grid = yard.grid
+        cells = bytearray(NCELLS)
+        for b in bit_list(yard.occ):
+            cells[_CELL_AT_BIT[b]] = _CODE_OF[grid[b]]
+        if len(self._yards) >= 64:
+            self._yards.clear()
+        entry = bytes(cells)
+        self._yards[id(yard)] = (yard, entry)  # holding the barnyard keeps its id its own
+        return entry
 
     def observation_space(self) -> spaces.Box:
         """The Box of observation vectors."""
