@@ -186,6 +186,8 @@ class Disagreement:
     """Worms lost each time the learned choice is made here (optimal play afterwards)."""
     reach: float
     """Chance that optimal play meets this decision in a fresh turn."""
+    met: int = 0
+    """Times training met this decision."""
 
     @property
     def loss_per_turn(self) -> float:
@@ -259,6 +261,17 @@ class QLearner:
         self._cum = sp.pair_node + within
         self._terminal = np.r_[~sp.rollable, True]  # FAIL ends the turn too
         self._choice_node = sp.rollable & sp.has_worm
+
+    def table_counts(self) -> dict[str, int]:
+        """How many choices of each kind the table covers and how many guesses it holds:
+        'stop or roll' (moments with a worm that can roll), 'pick a face' (rolls at a moment
+        showing two faces or more), 'guesses' (values the learner uses)."""
+        sp = self.space
+        return {
+            "stop or roll": int(self._choice_node.sum()),
+            "pick a face": int((self._edge_count > 1).sum()),
+            "guesses": int(self._choice_node.sum() + sp.rollable.sum() + (~self.bust_edge).sum()),
+        }
 
     # -- playing ------------------------------------------------------------------------------
 
@@ -400,6 +413,25 @@ class QLearner:
             optimum=float(self._optimal()["value"][self.root]),
         )
 
+    def guesses_at(self, point: Any) -> dict[str, float]:
+        """The table at a moment of the turn (a TurnPoint or anything with dice_left, taken and
+        total): 'stop' (with a worm) and 'roll' (when a roll is left) guesses, and 'met', the
+        times training decided there."""
+        sp = self.space
+        i = sp.index(TurnPoint.of(point))
+        out: dict[str, float] = {}
+        if sp.has_worm[i] and sp.rollable[i]:
+            out["stop"] = float(self.q_stop[i])
+        if sp.rollable[i]:
+            out["roll"] = float(self.q_roll[i])
+        out["met"] = int(self.node_visits[i])
+        return out
+
+    def positions_met(self) -> list[bool]:
+        """For every decision point that `grade` counts (moments to stop or roll, then rolls
+        with a face to pick): whether training has met it at least once."""
+        return self._judge(self.policy())[2].tolist()
+
     def disagreements(self, top: int = 10) -> list[Disagreement]:
         """The `top` decisions where the learned play loses most worms per turn (reach times
         cost, optimal play elsewhere), most first; only decisions optimal play can meet."""
@@ -419,7 +451,7 @@ class QLearner:
                 learned = "stop" if policy.stop[n] else "roll"
                 optimal = "roll" if learned == "stop" else "stop"
                 out.append(Disagreement(point, None, optimal, learned, float(cost[i]),
-                                        float(weight[i])))
+                                        float(weight[i]), int(self.node_visits[n])))
                 continue
             p = int(where[i])
             n = int(sp.pair_node[p])
@@ -428,7 +460,7 @@ class QLearner:
             best_edge = max(edges, key=lambda e: (opt["edge"][e], -e))
             out.append(Disagreement(point, self._shown(p), face_name(int(sp.edge_face[best_edge])),
                                     face_name(int(sp.edge_face[policy.choice[p]])),
-                                    float(cost[i]), float(weight[i])))
+                                    float(cost[i]), float(weight[i]), int(self.pair_visits[p])))
         return out
 
     def _shown(self, pair: int) -> tuple[int, ...]:
