@@ -1,0 +1,186 @@
+"""Lesson 11, learning vs solving: every number its text states is recomputed here from the
+engine (the same seeds the notebook uses), and its text must say it; each exercise's answer
+shows only inside its toggle; the students' text names no code and no developer words."""
+
+from __future__ import annotations
+
+import json
+import re
+from fractions import Fraction
+from functools import cache
+from math import factorial
+from pathlib import Path
+
+import pytest
+
+from henkit.henpen.dice import describe_roll
+from henkit.henpen.learning import QLearner, learning_curve
+from henkit.henpen.odds import bust_chance, position_reward
+from henkit.henpen.turnspace import TurnPoint
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "11_learning_vs_solving.ipynb"
+
+
+@cache
+def cells() -> tuple[dict, ...]:
+    return tuple(json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"])
+
+
+def source(cell: dict) -> str:
+    s = cell["source"]
+    return s if isinstance(s, str) else "".join(s)
+
+
+def fold(s: str) -> str:
+    """Whitespace folded, '&nbsp;' a space and ' %' written '%' (a number may sit across a line)."""
+    return " ".join(s.replace("&nbsp;", " ").split()).replace(" %", "%")
+
+
+def text() -> str:
+    return fold(" ".join(source(c) for c in cells() if c["cell_type"] == "markdown"))
+
+
+def outside_answers() -> str:
+    return re.sub(r"<details>.*?</details>", " ", text(), flags=re.DOTALL)
+
+
+def answers() -> list[str]:
+    return re.findall(r"<details><summary>Answer</summary>(.*?)</details>", text())
+
+
+def outputs() -> str:
+    parts = []
+    for c in cells():
+        for out in c.get("outputs", []):
+            if "text" in out:
+                parts.append(source({"source": out["text"]}))
+            for kind, value in out.get("data", {}).items():
+                if kind != "application/vnd.jupyter.widget-view+json":
+                    parts.append(value if isinstance(value, str) else json.dumps(value))
+    return "\n".join(parts)
+
+
+def says(haystack: str, *needles: str) -> None:
+    for needle in needles:
+        assert fold(needle) in haystack, f"lesson 11 does not say {needle!r}"
+
+
+@pytest.fixture(scope="module")
+def run():
+    """The notebook's learner (seed 1), its grades every 10,000 turns up to 200,000."""
+    learner = QLearner(seed=1)
+    grades = learning_curve(200_000, 10_000, learner=learner)
+    return learner, grades
+
+
+def test_the_learner_the_text_describes_is_the_default_one():
+    learner = QLearner(seed=1)
+    says(text(), "3 times in 10", "30% of the way")
+    assert learner.exploration == 0.3 and learner.learning_rate == 0.3
+    assert learner.reward == position_reward() or (
+        learner.reward.stop_value == position_reward().stop_value
+        and learner.reward.fail_value == 0)
+    # "At the start every guess is 0"; untrained, it stops as soon as it may and keeps the
+    # face worth most points (the first face in the solver's preference order).
+    sp, policy = learner.space, learner.policy()
+    assert not learner.q_take[~learner.bust_edge].any() and not learner.q_roll.any()
+    assert (policy.stop[:-1] == (~sp.rollable | sp.has_worm)).all()
+    assert (policy.choice == sp.pair_edge_start[:-1]).all()
+    size = learner.table_counts()
+    shown = outputs()
+    for key in ("stop or roll", "pick a face", "guesses"):
+        assert f"{size[key]:,}" in shown
+
+
+def test_watching_it_learn_numbers(run):
+    _learner, grades = run
+    start, end = grades[0], grades[-1]
+    assert end.episodes == 200_000 and len(grades) == 21
+    says(text(), "plays 200,000 turns", "Every 10,000 turns")
+    says(text(), f"{start.value:.4f} worms per turn, {start.value_lost:.4f} less than the best "
+                 f"play's {end.optimum:.4f}",
+         f"After 200,000 turns it earns {end.value:.4f} worms per turn and loses only "
+         f"{end.value_lost:.4f}", f"{end.agreement_weighted:.1%} of the time")
+    by = {g.episodes: g for g in grades}
+    assert by[80_000].value_lost > by[70_000].value_lost  # "bumpy"
+    says(text(), "at 80,000 turns it lost more than at 70,000")
+    # Fast at first, then slowly: the first 50,000 turns win more than the last 150,000.
+    assert start.value_lost - by[50_000].value_lost > by[50_000].value_lost - end.value_lost
+    # The dotted line "hardly moves": within 3 points all along.
+    every = [g.agreement for g in grades]
+    assert max(every) - min(every) < 0.03
+
+
+def test_where_the_learner_disagrees(run):
+    learner, _ = run
+    found = learner.disagreements(400)
+    top = found[:4]
+    assert all(d.shown is None for d in top)  # all about when to stop
+    assert max(d.reach for d in top) <= Fraction(1, 30)
+    says(text(), "at most 1 turn in 30")
+    first = top[0]
+    point = TurnPoint(2, {3, 5, 6}, 28)
+    assert first.point == point and (first.optimal, first.learned) == ("roll", "stop")
+    rules_worms = position_reward().stop_value
+    assert rules_worms[28] == 2 and rules_worms[29] == 3 and rules_worms[36] == 4
+    assert bust_chance(2, {3, 5, 6}) == Fraction(1, 4)
+    sol = learner.solution
+    assert sol.value_if_roll(point) >= 0.75 * 3 and sol.value_if_stop(point) == 2
+    says(text(), "serving 28 (2 worms)", "29 or more, worth 3 worms", "a chance of 1/4",
+         "3/4 × 3 = 2.25 worms".replace("×", "&times;"), "meeting this moment 1,550 times")
+    assert first.met == 1550
+    guess = learner.guesses_at(point)
+    assert guess["met"] == 1550 and guess["stop"] == 2.0
+    says(text(), f"rates rolling at {guess['roll']:.3f} worms instead of "
+                 f"{sol.value_if_roll(point):.3f}")
+    faces = [d for d in found if d.shown is not None]
+    opening = faces[1]
+    assert opening.point == TurnPoint.fresh(8) and describe_roll(opening.shown) == "1 2 3 4 5 5 W W"
+    assert (opening.optimal, opening.learned) == ("worm", "5")
+    says(text(), "1 2 3 4 5 5 W W, which comes in " + f"{opening.reach:.2%}")
+    assert opening.reach == pytest.approx(factorial(8) / 2 / 2 / 6**8)  # two 5s, two worms
+
+
+def test_exercise_answers(run):
+    learner, grades = run
+    ex = answers()
+    assert len(ex) == 3
+    first = next(g.episodes for g in grades if g.value_lost < 0.2)
+    later = [g.episodes for g in grades if g.episodes > first and g.value_lost >= 0.2]
+    says(ex[0], f"{first} {later}", f"After **{first:,}** turns",
+         f"at 70,000 it lost {next(g for g in grades if g.episodes == 70_000).value_lost:.4f}")
+    start, end = grades[0], grades[-1]
+    met = learner.positions_met()
+    assert len(met) == sum(v for k, v in learner.table_counts().items() if k != "guesses")
+    says(ex[1], f"before {start.agreement:.1%}, after {end.agreement:.1%}; never met: "
+                f"{met.count(False):,} of {len(met):,}", f"{end.agreement_weighted:.1%}")
+    assert end.agreement < start.agreement
+    lost = {e: QLearner(seed=1, exploration=e).train(200_000).grade().value_lost
+            for e in (0.1, 0.0)}
+    says(ex[2], f"exploring 10% of moves: {lost[0.1]:.4f} worms lost per turn",
+         f"exploring 0% of moves: {lost[0.0]:.4f} worms lost per turn",
+         f"learns more slowly ({lost[0.1]:.4f} lost)", f"{lost[0.0]:.4f}, as much as before")
+    says(text(), f"with the {end.value_lost:.4f} above")
+    assert f"{lost[0.0]:.4f}" == f"{start.value_lost:.4f}" and lost[0.1] > end.value_lost
+
+
+def test_answers_show_only_in_their_toggles():
+    shown = outputs()
+    for leak in ("90000 []", "never met:", "exploring 10% of moves", "exploring 0% of moves"):
+        assert leak not in shown
+    assert "<summary>Answer</summary>" not in outside_answers()
+    for cell in cells():
+        if cell["cell_type"] == "markdown" and re.search(r"^### Exercise \d", source(cell),
+                                                          re.MULTILINE):
+            assert "<summary>Answer</summary>" in source(cell)
+
+
+def test_students_text_has_no_developer_words_and_names_no_code():
+    words = outside_answers() + outputs()
+    for word in ("ValueError", "immutable", "docstring", "0-based", "episode", "epsilon",
+                 "Q-table", "array", "numpy"):
+        assert word not in words, f"lesson 11 shows {word!r} to students"
+    prose = outside_answers()
+    spans = re.findall(r"`([^`]+)`", prose)
+    calls = [c for c in spans if re.search(r"\w\(|^henkit\.|=", c)] + re.findall(r"\b\w+_\w+\(", prose)
+    assert not calls, calls
