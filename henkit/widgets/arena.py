@@ -23,7 +23,20 @@ import ipywidgets as w
 
 from henkit.arena import MAX_GAMES, SERIAL, Tournament, run_tournament
 from henkit.checks import whole
-from henkit.widgets.common import button, esc, figure_output, flag, keep_alive, say, status_line
+from henkit.widgets.common import (
+    build,
+    button,
+    esc,
+    figure_output,
+    flag,
+    hbox,
+    html,
+    keep_alive,
+    say,
+    set_shown,
+    shared_layout,
+    status_line,
+)
 from henkit.widgets.pieces import ROOT_CLASS, style_widget
 from henkit.widgets.seeding import PINNED, fresh_seed, start_seed
 
@@ -93,50 +106,50 @@ class Arena(w.VBox):
         show_chart = flag(show_chart, "show_chart")
         self.executor = executor
         self.tournament: Tournament | None = None
-        self.game_select = w.Dropdown(
-            options=[("Henpen (dice)", "henpen"), ("Hens (cards)", "hens")], value=game,
+        self.game_select = build(
+            w.Dropdown, options=[("Henpen (dice)", "henpen"), ("Hens (cards)", "hens")], value=game,
             description="Game", tooltip="Which game the bots play",
         )
-        self.seats = w.BoundedIntText(value=len(bots), min=2, max=7, description="Bots",
+        self.seats = build(w.BoundedIntText, value=len(bots), min=2, max=7, description="Bots",
                                       tooltip="How many bots sit at the table")
-        self.bot_box = w.VBox()
+        self.bot_box = build(w.VBox)
         self.bot_selects: list[w.Dropdown] = []
-        self.games = w.BoundedIntText(value=games, min=1, max=MAX_GAMES, description="Games",
+        self._select_pool: list[w.Dropdown] = []  # made once, reused (see _fit_seats)
+        self.games = build(w.BoundedIntText, value=games, min=1, max=MAX_GAMES, description="Games",
                                       tooltip="How many games to play")
-        self.seed = w.BoundedIntText(value=seed, min=0, max=MAX_SEED, description="Seed",
+        self.seed = build(w.BoundedIntText, value=seed, min=0, max=MAX_SEED, description="Seed",
                                      tooltip="The same seed gives the same games")
         self.new_seed_button = button("New seed", "Put a fresh random seed in the seed box "
                                       "(then press Run tournament)", self.new_seed)
-        self.seed_note = w.HTML(layout=w.Layout(margin="0 0 0 1em"))
+        self.seed_note = html(margin="0 0 0 1em")
         self.seed.observe(lambda _c: self._show_seed_note(), names="value")
         self._show_seed_note()
-        self.rotate = w.Checkbox(value=True, indent=False, description="Rotate seats",
+        self.rotate = build(w.Checkbox, value=True, indent=False, description="Rotate seats",
                                  tooltip="Every bot plays every seat equally often")
         self.run_button = button("Run tournament", "Play the games and show the results", self.run,
                                  button_style="primary")
-        self.progress = w.IntProgress(value=0, min=0, max=1, description="Progress",
+        self.progress = build(w.IntProgress, value=0, min=0, max=1, description="Progress",
                                       tooltip="Games played so far")
         self.status = status_line()
         self.show_chart = show_chart
-        self.charts = w.Output()
-        self.table_html = w.HTML()
+        self.charts = build(w.Output)
+        self.table_html = html()
         self.game_select.observe(lambda _c: self._new_game(), names="value")
         self.seats.observe(lambda _c: self._fit_seats(), names="value")
         self._new_game(bots)
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
-            w.HTML("<h3>Strategy arena</h3>"),
-            w.HBox([self.game_select, self.seats]),
+            html("<h3>Strategy arena</h3>"),
+            hbox([self.game_select, self.seats]),
             self.bot_box,
-            w.HBox([self.games, self.seed, self.new_seed_button, self.rotate],
-                   layout=w.Layout(flex_flow="row wrap")),
+            hbox([self.games, self.seed, self.new_seed_button, self.rotate], flex_flow="row wrap"),
             self.seed_note,
-            w.HBox([self.run_button, self.progress]),
+            hbox([self.run_button, self.progress]),
             self.status,
             self.table_html,
             self.charts,
             style_widget(),  # projector sizes and readable button colours
-        ])
+        ], layout=shared_layout())
         self.add_class(ROOT_CLASS)
         say(self.status, "Choose the bots, the number of games and a seed, then press Run.")
 
@@ -177,7 +190,7 @@ class Arena(w.VBox):
         else:
             text = f"the lesson pinned seed {pinned}: type it to play the class's games"
         self.seed_note.value = f"<i>{esc(text)}</i>" if text else ""
-        self.seed_note.layout.display = "" if text else "none"
+        set_shown(self.seed_note, bool(text))
 
     def _new_game(self, bots: Sequence[str] | None = None) -> None:
         lo, hi = SEATS[self.game]
@@ -193,14 +206,24 @@ class Arena(w.VBox):
     def _fit_seats(self) -> None:
         n = self.seats.value
         choices = BOT_CHOICES[self.game]
-        while len(self.bot_selects) < n:
-            i = len(self.bot_selects)
-            self.bot_selects.append(w.Dropdown(
-                options=choices, value=choices[i % len(choices)], description=f"Seat {i + 1}",
-                tooltip=f"The bot in seat {i + 1}",
+        # Reuse the dropdowns: a dropped widget closes its model (Widget.__del__) while the page
+        # may still show it, and a new one is a new model for every viewer's page. A seat added
+        # (or every seat, for a new game) starts from the game's choices, as a new one would.
+        pool = self._select_pool
+        while len(pool) < n:
+            i = len(pool)
+            pool.append(build(
+                w.Dropdown, options=choices, value=choices[i % len(choices)],
+                description=f"Seat {i + 1}", tooltip=f"The bot in seat {i + 1}",
             ))
-        del self.bot_selects[n:]
-        self.bot_box.children = self.bot_selects
+        for i in range(len(self.bot_selects), n):
+            d = pool[i]
+            if tuple(d.options) != tuple(choices):
+                d.options = choices
+            d.value = choices[i % len(choices)]
+        self.bot_selects = pool[:n]
+        if self.bot_box.children != tuple(self.bot_selects):
+            self.bot_box.children = tuple(self.bot_selects)
 
     # ----- running ---------------------------------------------------------------------------
     def run(self) -> Tournament | None:

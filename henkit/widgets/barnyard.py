@@ -39,12 +39,17 @@ from henkit.widgets.common import (
     bot_move,
     bot_specs,
     bots_play,
+    build,
     button,
     esc,
     flag,
+    hbox,
+    html,
     keep_alive,
     log_html,
     say,
+    set_shown,
+    shared_layout,
     show_figure,
     status_line,
 )
@@ -64,6 +69,21 @@ HAND_SLOTS = 6  # four cards plus two draws
 LOG_SHOWN = 60
 SELECTED = " (selected)"
 """What the selected card's button adds to its words (it is also drawn raised)."""
+
+
+class _Cells(dict):
+    """The grid's cell buttons by (row, column), each made the first time it is asked for."""
+
+    def __init__(self, make: Any) -> None:
+        super().__init__()
+        self._make = make
+
+    def __missing__(self, cell: Cell) -> w.Button:
+        if not (isinstance(cell, tuple) and len(cell) == 2 and all(
+                type(x) is int and x in CELLS for x in cell)):
+            raise KeyError(cell)
+        made = self[cell] = self._make(cell)
+        return made
 
 
 def card_label(k: Card) -> str:
@@ -118,54 +138,55 @@ class BarnyardGame(w.VBox):
         self.log_lines: list[str] = []
         self._logged = 0
 
-        self.header = w.HTML()
+        self.header = html()
         self.status = status_line()
         self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
                                 report=lambda text, error: say(self.status, text, error),
                                 what="cards")
-        self.source_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
+        self.source_box = hbox(flex_flow="row wrap")
         self._sources: tuple = ()
         self._source_pool: list[w.Button] = []  # made once, reused (see _show_sources)
         self.hand_buttons = [self._hand_button(i) for i in range(HAND_SLOTS)]
         self._hand: tuple[Card, ...] = ()
-        self.coop_toggle = w.Checkbox(
-            value=False, indent=False, description="Place face down as a chicken coop (-1 point)",
+        self.coop_toggle = build(
+            w.Checkbox, value=False, indent=False, description="Place face down as a chicken coop (-1 point)",
             tooltip="A coop may go on any free cell touching the barnyard",
-            layout=w.Layout(width="auto"),
+            layout={"width": "auto"},
         )
         self.coop_toggle.observe(lambda _c: self.refresh(), names="value")
         self.discard_button = button("Discard the selected card",
                                      "Put the selected card on your discard pile", self._discard,
-                                     layout=w.Layout(width="auto"))
+                                     layout={"width": "auto"})
         self.no_rooster_button = button(
             "No hen for the rooster", "Your barnyard has no hen: the rooster stays off",
-            lambda: self.rooster(None), layout=w.Layout(display="none"))
-        self.cells: dict[Cell, w.Button] = {(r, c): self._cell_button((r, c))
-                                            for r in CELLS for c in CELLS}
-        self.grid = w.GridBox(layout=w.Layout(grid_gap="4px", width="max-content"))
+            lambda: self.rooster(None), layout={"display": "none"})
+        # A cell's button is made when the grid first shows it: a new game shows 4 of the 36
+        # cells, and a button never shown would still be a model in every viewer's page.
+        self.cells: dict[Cell, w.Button] = _Cells(self._cell_button)
+        # The grid's own Layout: its columns change as the barnyard grows.
+        self.grid = build(w.GridBox, layout=w.Layout(grid_gap="4px", width="max-content"))
         self.grid.add_class("hk-grid")  # framed: the barnyard's field
-        self.grid_caption = w.HTML()
-        self.score_html = w.HTML()
-        self.chart_toggle = w.Checkbox(value=show_chart, indent=False,
-                                       description="Show the score chart",
-                                       layout=w.Layout(width="auto"),
-                                       tooltip="Your score, step by step, as a waterfall chart")
+        self.grid_caption = html()
+        self.score_html = html()
+        self.chart_toggle = build(w.Checkbox, value=show_chart, indent=False,
+                                  description="Show the score chart", layout={"width": "auto"},
+                                  tooltip="Your score, step by step, as a waterfall chart")
         self.chart_toggle.observe(lambda _c: self._show_score(), names="value")
-        self.score_chart = w.Output()
-        self.others_html = w.HTML()
+        self.score_chart = build(w.Output)
+        self.others_html = html()
         self.next_button, self.play_button = bot_buttons(self.next_move, self.play_bots)
-        self.log_html = w.HTML()
+        self.log_html = html()
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
-            w.HTML("<h3>Hens: your barnyard</h3>"),
+            html("<h3>Hens: your barnyard</h3>"),
             self.seed_box,
             self.header,
-            w.HBox([self.next_button, self.play_button]),
-            w.HTML("<b>Draw from</b>"),
+            hbox([self.next_button, self.play_button]),
+            html("<b>Draw from</b>"),
             self.source_box,
-            w.HTML("<b>Your hand</b> (select a card, then a cell)"),
-            w.HBox(self.hand_buttons, layout=w.Layout(flex_flow="row wrap")),
-            w.HBox([self.coop_toggle, self.discard_button, self.no_rooster_button]),
+            html("<b>Your hand</b> (select a card, then a cell)"),
+            hbox(self.hand_buttons, flex_flow="row wrap"),
+            hbox([self.coop_toggle, self.discard_button, self.no_rooster_button]),
             self.status,
             self.pool_line,
             self.grid_caption,
@@ -174,10 +195,10 @@ class BarnyardGame(w.VBox):
             self.chart_toggle,
             self.score_chart,
             self.others_html,
-            w.HTML("<b>What happened</b> (newest first):"),
+            html("<b>What happened</b> (newest first):"),
             self.log_html,
             style_widget(cards=True),  # the drawn cards, coops and rooster; projector sizes
-        ])
+        ], layout=shared_layout())
         self.add_class(ROOT_CLASS)
         self.refresh()
         say(self.status, self._prompt())
@@ -427,7 +448,7 @@ class BarnyardGame(w.VBox):
         self.coop_toggle.disabled = not (mine and phase == "place")
         self.discard_button.disabled = not (mine and phase == "discard")
         none_legal = PlaceRooster(None) in legal
-        self.no_rooster_button.layout.display = "" if none_legal else "none"
+        set_shown(self.no_rooster_button, none_legal)
         self._show_grid(s, set(legal))
         self._show_score()
         self._show_others(s)
@@ -457,7 +478,7 @@ class BarnyardGame(w.VBox):
         while len(pool) < len(draws):
             i = len(pool)
             pool.append(button("draw", "a draw source", lambda i=i: self.draw(self._sources[i].source),
-                               layout=w.Layout(width="auto")))
+                               layout={"width": "auto"}))
         for b, d in zip(pool, draws, strict=False):
             if d.source == DECK:
                 b.description = f"Draw from the deck ({len(s.deck)} cards)"
@@ -481,10 +502,10 @@ class BarnyardGame(w.VBox):
         marked = hand.index(self.selected) if self.selected in hand else -1
         for i, b in enumerate(self.hand_buttons):
             if i >= len(hand):
-                b.layout.display = "none"
+                set_shown(b, False)
                 continue
             k = hand[i]
-            b.layout.display = ""
+            set_shown(b, True)
             chosen = i == marked
             b.description = card_label(k) + (SELECTED if chosen else "")
             b.tooltip = card_name(k) + (SELECTED if chosen else "")

@@ -9,8 +9,8 @@ the same inside a kernel and in headless tests.
 
 from __future__ import annotations
 
-import html
-from collections.abc import Callable, Sequence
+import html as html_text
+from collections.abc import Callable, Mapping, Sequence
 from numbers import Real
 from typing import Any
 
@@ -77,15 +77,153 @@ def bot_specs(bots: object, most: int, what: str) -> list[str]:
     return specs
 
 
+# ----- shared layouts and styles -----------------------------------------------------------------
+# By default every ipywidgets widget brings a Layout model of its own, and most a Style model:
+# each one a comm in the kernel, about 1 kB of JSON in the widget state a dashboard's page asks
+# for (Voilà's request_states sends every model's full state, defaults included), a message the
+# server relays and a model in the browser's widget manager, even when a hundred widgets look
+# alike. ipywidgets lets widgets share one Layout or Style instance, so henkit's widgets take one
+# per distinct look and kind (`shared_layout`, `shared_style`, `build`). A shared instance is
+# read-only, since a change to it would change every widget that shares it: a widget is shown or
+# hidden by giving it another shared layout (`set_shown`), a message of a few bytes.
+
+
+class _ReadOnly:
+    """A Layout or Style that refuses changes to its settings once made (it is shared)."""
+
+    _read_only = False
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self._read_only and not name.startswith("_") and name in self.keys:
+            raise ValueError(
+                f"this {type(self).__name__} is shared by every widget that looks alike, so "
+                f"{name} cannot change here: give the widget another one (shared_layout(...), "
+                "set_shown(...)) or one of its own (ipywidgets.Layout(...))")
+        super().__setattr__(name, value)
+
+
+_READ_ONLY_KINDS: dict[type, type] = {}
+_SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], w.Widget] = {}
+
+
+def _settings_of(kind: type) -> set[str]:
+    return {k for k, t in kind.class_traits(sync=True).items() if not k.startswith("_")}
+
+
+def _shared(kind: type, settings: Mapping[str, Any]) -> Any:
+    """The one read-only `kind` (a Layout or Style class) with these settings, made on first use
+    (and again if it was closed, e.g. by Widget.close_all)."""
+    allowed = _settings_of(kind)
+    unknown = sorted(set(settings) - allowed)
+    if unknown:
+        raise ValueError(f"not a {kind.__name__} setting: {', '.join(unknown)} (the settings are "
+                         f"{', '.join(sorted(allowed))})"[:400])
+    key = (kind, tuple(sorted(settings.items())))
+    found = _SHARED.get(key)
+    if found is not None and found.comm is not None:
+        return found
+    made = _READ_ONLY_KINDS.get(kind)
+    if made is None:
+        # The same class name: a widget's repr (and a notebook's stored output) is unchanged.
+        made = _READ_ONLY_KINDS[kind] = type(kind.__name__, (_ReadOnly, kind), {})
+    try:
+        found = made(**settings)
+    except TraitError as e:
+        raise ValueError(f"not a {kind.__name__} setting: {e}"[:400]) from None
+    found._read_only = True
+    _SHARED[key] = found
+    return found
+
+
+def shared_layout(**settings: Any) -> w.Layout:
+    """The Layout every widget with these settings shares (read-only); ValueError naming a
+    setting that Layout does not have."""
+    return _shared(w.Layout, settings)
+
+
+def shared_style(kind: type, **settings: Any) -> w.Style:
+    """The Style every widget of class `kind` (e.g. ipywidgets.HTML) with these settings shares
+    (read-only); `kind` may also be the Style class itself (e.g. ipywidgets.ButtonStyle)."""
+    if isinstance(kind, type) and issubclass(kind, w.DOMWidget):
+        trait = kind.class_traits().get("style")
+        if trait is None:
+            raise ValueError(f"a {kind.__name__} has no style")
+        kind = trait.klass
+    if not isinstance(kind, type) or not issubclass(kind, w.Style):
+        raise ValueError(f"kind must be an ipywidgets widget or Style class (HTML, "
+                         f"ButtonStyle...), not {kind!r}"[:300])
+    return _shared(kind, settings)
+
+
+def layout_settings(layout: w.Layout) -> dict[str, Any]:
+    """A Layout's settings that are set (not None), e.g. {'width': 'auto'}."""
+    if not isinstance(layout, w.Layout):
+        raise ValueError(f"layout must be an ipywidgets Layout, not {layout!r}"[:300])
+    return {k: v for k in _settings_of(w.Layout) if (v := getattr(layout, k)) is not None}
+
+
+def build(kind: type, *children: w.Widget, layout: Mapping[str, Any] | w.Layout | None = None,
+          style: Mapping[str, Any] | w.Style | None = None, **traits: Any) -> Any:
+    """A widget of class `kind` (children for a Box) with a shared layout of the `layout`
+    settings and, if the kind has a style, the shared style of the `style` settings.
+
+    A Layout or Style instance given is used as it is (the widget's own, free to change)."""
+    if not isinstance(kind, type) or not issubclass(kind, w.DOMWidget):
+        raise ValueError(f"kind must be an ipywidgets widget class, not {kind!r}"[:300])
+    if not isinstance(layout, w.Layout):
+        layout = shared_layout(**_mapping(layout, "layout"))
+    traits["layout"] = layout
+    if "style" in kind.class_traits() and not isinstance(style, w.Style):
+        style = shared_style(kind, **_mapping(style, "style"))
+    if style is not None:
+        traits["style"] = style
+    if children:
+        traits["children"] = children
+    try:
+        return kind(**traits)
+    except TraitError as e:
+        raise ValueError(f"not a {kind.__name__} setting: {e}"[:400]) from None
+
+
+def html(value: str = "", **layout: Any) -> w.HTML:
+    """An HTML widget with shared layout (these settings) and style."""
+    return build(w.HTML, value=value, layout=layout)
+
+
+def hbox(children: Sequence[w.Widget] = (), **layout: Any) -> w.HBox:
+    """An HBox of `children` with a shared layout of these settings."""
+    return build(w.HBox, *children, layout=layout)
+
+
+def set_shown(widget: w.DOMWidget, shown: bool) -> None:
+    """Show or hide `widget`: the shared layout with its settings and display '' or 'none'."""
+    if not isinstance(widget, w.DOMWidget):
+        raise ValueError(f"only a widget can be shown or hidden, not {widget!r}"[:300])
+    settings = layout_settings(widget.layout)
+    settings["display"] = "" if flag(shown, "shown") else "none"
+    layout = shared_layout(**settings)
+    if widget.layout is not layout:
+        widget.layout = layout
+
+
+def _mapping(value: object, what: str) -> dict[str, Any]:
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping):
+        raise ValueError(f"{what} must be a dict of settings or an ipywidgets {what.title()}, "
+                         f"not {value!r}"[:300])
+    return dict(value)
+
+
 def status_line() -> w.HTML:
     """The line each widget uses to say in words what just happened (a polite live region)."""
-    return w.HTML(value="", layout=w.Layout(min_height="1.6em"))
+    return html(min_height="1.6em")
 
 
 def say(status: w.HTML, text: str, error: bool = False) -> None:
     """Write `text` to a status line; errors are shown in red and prefixed 'Not allowed:'."""
     _html_widget(status)
-    body = html.escape(str(text))
+    body = html_text.escape(str(text))
     if error:
         body = f"<b style='color:#B00020'>Not allowed:</b> {body}"
     status.value = f"<div role='status' aria-live='polite'>{body}</div>"
@@ -111,7 +249,7 @@ def status_text(status: w.HTML) -> str:
     import re
 
     _html_widget(status)
-    return html.unescape(re.sub(r"<[^>]+>", "", status.value))
+    return html_text.unescape(re.sub(r"<[^>]+>", "", status.value))
 
 
 def figure_output(fig: Any, alt: str = "") -> dict[str, Any]:
@@ -170,22 +308,22 @@ def bot_buttons(next_move: Callable[[], Any], play_bots: Callable[[], Any]) -> t
 
 
 def button(description: str, tooltip: str, on_click: Callable[[], Any], **kw: Any) -> w.Button:
-    """A Button with words on it and a tooltip, calling `on_click()` without arguments."""
+    """A Button with words on it and a tooltip, calling `on_click()` without arguments.
+
+    Its layout and style are shared (`build`): `layout=` takes a dict of settings, or a Layout
+    of the button's own when the caller will change it."""
     if not isinstance(description, str) or not description or not isinstance(tooltip, str):
         raise ValueError("a button needs words: description and tooltip must be text, "
                          f"not {description!r} and {tooltip!r}")
     _function(on_click, "on_click")
-    try:
-        b = w.Button(description=description, tooltip=tooltip, **kw)
-    except TraitError as e:
-        raise ValueError(f"not a Button setting: {e}") from None
+    b = build(w.Button, description=description, tooltip=tooltip, **kw)
     b.on_click(lambda _b: on_click())
     return b
 
 
 def esc(text: object) -> str:
     """HTML-escape anything for an HTML widget."""
-    return html.escape(str(text))
+    return html_text.escape(str(text))
 
 
 def percent(p: float) -> str:

@@ -30,14 +30,19 @@ from henkit.henpen.odds import bust_chance
 from henkit.henpen.rules import Claim, Rules
 from henkit.henpen.state import Phase, State
 from henkit.widgets.common import (
+    build,
     button,
     dice_text,
     esc,
     face_text,
     flag,
+    hbox,
+    html,
     keep_alive,
     percent,
     say,
+    set_shown,
+    shared_layout,
     show_figure,
     show_text,
     status_line,
@@ -128,7 +133,7 @@ class DiceTray(w.VBox):
         self.on_move = on_move
         dice = game.state.rules.dice
 
-        self.header = w.HTML()
+        self.header = html()
         self.status = status_line()
         self.seed_box: SeedBox | None = None
         if self.standalone:
@@ -138,49 +143,49 @@ class DiceTray(w.VBox):
         self.roll_button = button("Roll the dice", "Roll every die not yet set aside", self.roll)
         self.new_turn_button = button(
             "New turn", "Start a new turn from the same position", self.new_turn,
-            layout=w.Layout(display="" if self.standalone else "none"),
+            layout={"display": "" if self.standalone else "none"},
         )
         self._die_face: list[int] = [0] * dice
         self.dice_buttons = [self._die_button(i) for i in range(dice)]
-        self.dice_box = w.HBox(self.dice_buttons, layout=w.Layout(flex_flow="row wrap"))
-        self.taken_html = w.HTML()
+        self.dice_box = hbox(self.dice_buttons, flex_flow="row wrap")
+        self.taken_html = html()
         self._stop_pool: list[w.Button] = []  # made once, reused (see _show_stops)
         self._stop_claims: tuple[Claim, ...] | None = None
-        self.stop_box = w.HBox(layout=w.Layout(flex_flow="row wrap"))
-        self.odds_html = w.HTML()
-        self.advice_toggle = w.Checkbox(
-            value=show_advice, description="Show the solver's advice", indent=False,
-            layout=w.Layout(width="auto", margin="0 2em 0 0"),
+        self.stop_box = hbox(flex_flow="row wrap")
+        self.odds_html = html()
+        self.advice_toggle = build(
+            w.Checkbox, value=show_advice, description="Show the solver's advice", indent=False,
+            layout={"width": "auto", "margin": "0 2em 0 0"},
             tooltip="Hide the advice to try a turn on your own",
         )
-        self.chart_toggle = w.Checkbox(
-            value=show_chart, description="Show the solver's outlook", indent=False,
-            layout=w.Layout(width="auto"),
+        self.chart_toggle = build(
+            w.Checkbox, value=show_chart, description="Show the solver's outlook", indent=False,
+            layout={"width": "auto"},
             tooltip="The chance of ending this turn on each serving, playing as the solver would "
                     "(a chart and its text; hide it, with the advice, for an exercise)",
         )
-        self.advice_html = w.HTML()
-        self.chart = w.Output()
+        self.advice_html = html()
+        self.chart = build(w.Output)
         self.advice_toggle.observe(lambda _c: self._show_odds(), names="value")
         self.chart_toggle.observe(lambda _c: self._show_odds(), names="value")
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             *([self.seed_box] if self.seed_box is not None else []),
             self.header,
-            w.HBox([self.roll_button, self.new_turn_button]),
+            hbox([self.roll_button, self.new_turn_button]),
             self.dice_box,
             self.taken_html,
             self.stop_box,
             self.status,
             *([self.pool_line] if self.pool_line is not None else []),
             self.odds_html,
-            w.HBox([self.advice_toggle, self.chart_toggle]),
+            hbox([self.advice_toggle, self.chart_toggle]),
             self.advice_html,
             self.chart,
             # The drawn dice and the projector sizes, last (pages find the header as the first
             # HTML child): brought by the outermost widget only.
             *([style_widget()] if self.standalone else []),
-        ])
+        ], layout=shared_layout())
         if self.standalone:
             self.add_class(ROOT_CLASS)
         self.refresh()
@@ -391,12 +396,12 @@ class DiceTray(w.VBox):
         faces = [f for f in FACES for _ in range(roll[f - 1])] if roll else []
         for i, b in enumerate(self.dice_buttons):
             if i >= len(faces):
-                b.layout.display = "none"
+                set_shown(b, False)
                 self._die_face[i] = 0
                 continue
             f = faces[i]
             self._die_face[i] = f
-            b.layout.display = ""
+            set_shown(b, True)
             b.description = face_text(f)
             name = die_name(f)
             if not live:
@@ -443,7 +448,7 @@ class DiceTray(w.VBox):
         while len(pool) < len(claims):
             i = len(pool)
             pool.append(button("stop", "stop and claim a serving", lambda i=i: self.stop(self._stop_claims[i]),
-                               button_style="success", layout=w.Layout(width="auto")))
+                               button_style="success", layout={"width": "auto"}))
         for b, c in zip(pool, claims, strict=False):
             n = f"{worms(c.tile)} worm{'s' if worms(c.tile) > 1 else ''}"
             b.description = f"Stop: {c} ({n})"  # the worms at stake in plain sight
@@ -460,7 +465,7 @@ class DiceTray(w.VBox):
             return
         self.odds_html.value = self._odds_text(s)
         show = self.advice_toggle.value
-        self.advice_html.layout.display = "" if show else "none"
+        set_shown(self.advice_html, show)
         self.advice_html.value = self._advice_text(s) if show else ""
         if self.chart_toggle.value:
             from henkit.charts.henpen import turn_outlook_chart

@@ -33,9 +33,12 @@ from henkit.widgets.common import (
     bots_play,
     esc,
     flag,
+    hbox,
+    html,
     keep_alive,
     log_html,
     say,
+    shared_layout,
 )
 from henkit.widgets.dice_tray import DiceTray
 from henkit.widgets.pieces import ROOT_CLASS, style_widget, tile_html
@@ -92,23 +95,23 @@ class HenpenTable(w.VBox):
         self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
                                 report=lambda text, error: say(self.status, text, error),
                                 what="dice")
-        self.grill_html = w.HTML()
-        self.players_html = w.HTML()
+        self.grill_html = html()
+        self.players_html = html()
         self.next_button, self.play_button = bot_buttons(self.next_move, self.play_bots)
-        self.log_html = w.HTML()
+        self.log_html = html()
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
-            w.HTML("<h3>Henpen</h3>"),
+            html("<h3>Henpen</h3>"),
             self.seed_box,
             self.pool_line,
             self.grill_html,
             self.players_html,
-            w.HBox([self.next_button, self.play_button]),
+            hbox([self.next_button, self.play_button]),
             self.tray,
-            w.HTML("<b>What happened</b> (newest first):"),
+            html("<b>What happened</b> (newest first):"),
             self.log_html,
             style_widget(),  # the drawn dice and servings, and the projector sizes
-        ])
+        ], layout=shared_layout())
         self.add_class(ROOT_CLASS)
         self.refresh()
         say(self.status, self._prompt())

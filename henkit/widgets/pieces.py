@@ -356,7 +356,9 @@ def flag_bool(value: object) -> bool:
 
 def style_widget(cards: bool = False) -> w.HTML:
     """A hidden HTML widget holding `piece_style()`: put it inside the widget's outer box."""
-    return w.HTML(piece_style(cards), layout=w.Layout(display="none"))
+    from henkit.widgets.common import html  # common draws nothing: it does not import pieces
+
+    return html(piece_style(cards), display="none")
 
 
 def set_classes(widget: w.DOMWidget, classes: Iterable[str]) -> None:

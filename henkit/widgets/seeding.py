@@ -28,7 +28,16 @@ from henkit.checks import whole
 from henkit.classpool import page_recorder, pool_observer
 from henkit.core import Observer
 from henkit.display import on_dashboard
-from henkit.widgets.common import button, esc, flag
+from henkit.widgets.common import (
+    build,
+    button,
+    esc,
+    flag,
+    html,
+    set_shown,
+    shared_layout,
+    shared_style,
+)
 
 DASHBOARD_SEEDS = 1_000_000
 """A dashboard viewer's fresh seed is below this: at most six digits, easy to read and type."""
@@ -95,17 +104,17 @@ class SeedBox(w.Box):
         self.pinned_seed = seed if pinned and not isinstance(seed, np.random.Generator) else None
         self.seed: int | None = None if isinstance(seed, np.random.Generator) else int(seed)
         self._setting = False
-        self.text = w.Text(
-            value="" if self.seed is None else str(self.seed), description="Seed",
+        self.text = build(
+            w.Text, value="" if self.seed is None else str(self.seed), description="Seed",
             placeholder="e.g. 42", continuous_update=False,
-            tooltip=SEED_TIP.format(what=self.what), layout=w.Layout(width="16em"),
+            tooltip=SEED_TIP.format(what=self.what), layout={"width": "16em"},
         )
         self.new_button = button("New seed", NEW_SEED_TIP, self.new_seed)
-        self.note = w.HTML(layout=w.Layout(margin="0 0 0 1em"))
+        self.note = html(margin="0 0 0 1em")
         self.text.observe(self._typed, names="value")
         super().__init__([self.text, self.new_button, self.note],
-                         layout=w.Layout(display="flex", flex_flow="row wrap",
-                                         align_items="center"))
+                         layout=shared_layout(display="flex", flex_flow="row wrap",
+                                              align_items="center"))
         self._show_note()
 
     def _typed(self, change: dict[str, Any]) -> None:
@@ -156,7 +165,7 @@ class SeedBox(w.Box):
             text = (f"the lesson pinned seed {self.pinned_seed}: type it to get the class's "
                     f"{self.what} back")
         self.note.value = f"<i>{esc(text)}</i>" if text else ""
-        self.note.layout.display = "" if text else "none"
+        set_shown(self.note, bool(text))
 
     @property
     def note_text(self) -> str:
@@ -195,7 +204,8 @@ class PoolLine(w.HTML):
                 self.problem = NO_POOL.format(why=str(e)[:120])
         elif pool is not False:
             self.recorder = pool
-        super().__init__(value="", layout=w.Layout(display="none"))
+        super().__init__(value="", layout=shared_layout(display="none"),
+                         style=shared_style(w.HTML))
         self.refresh()
 
     def observer(self, who: str | Sequence[str | None]) -> Observer | None:
@@ -217,4 +227,4 @@ class PoolLine(w.HTML):
         value = f"<div role='note'><small>{esc(text)}</small></div>" if text else ""
         if self.value != value:
             self.value = value
-            self.layout.display = "" if text else "none"
+            set_shown(self, bool(text))
