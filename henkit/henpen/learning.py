@@ -255,10 +255,12 @@ class QLearner:
         # Each pair's edges padded with its first edge: a row max or argmax needs no ragged loop,
         # and argmax's first maximum is the solver's preference order among equal values.
         self._edges = sp.pair_edge_start[:-1, None] + np.where(k < counts[:, None], k, 0)
-        # Cumulative roll chances within each node, offset by the node: one sorted array.
-        within = np.cumsum(sp.pair_prob) - np.repeat(
-            np.r_[0.0, np.cumsum(sp.pair_prob)][sp.pair_start[:-1]], np.diff(sp.pair_start))
-        self._cum = sp.pair_node + within
+        # A node's rolls follow its (dice, faces untaken) pattern, shared by many nodes and in
+        # the same order as the node's pairs: the cumulative chances of every pattern, each
+        # offset by its pattern number, make one short sorted array to sample from.
+        pats = sp.pattern_list
+        self._cum = np.concatenate([k + np.cumsum(p.probs) for k, p in enumerate(pats)])
+        self._pat_first = np.r_[0, np.cumsum([len(p.weights) for p in pats])[:-1]]
         self._terminal = np.r_[~sp.rollable, True]  # FAIL ends the turn too
         self._choice_node = sp.rollable & sp.has_worm
 
@@ -307,10 +309,11 @@ class QLearner:
             np.add.at(self.node_visits, node[can_stop], 1)
             stops.append(node[stop])
             node = node[~stop]
-            # Roll: the pair whose cumulative chance first passes the uniform, within the node.
+            # Roll: the first roll of the node's pattern whose cumulative chance passes u.
             u = rng.random(node.size)
-            pair = np.searchsorted(self._cum, node + u, side="right")
-            pair = np.minimum(pair, sp.pair_start[node + 1] - 1)  # rounding at the node's end
+            pid = sp.node_pattern[node]
+            local = np.searchsorted(self._cum, pid + u, side="right") - self._pat_first[pid]
+            pair = np.minimum(sp.pair_start[node] + local, sp.pair_start[node + 1] - 1)  # rounding
             np.add.at(self.pair_visits, pair, 1)
             rolls.append(node)
             roll_pairs.append(pair)
@@ -333,11 +336,11 @@ class QLearner:
     def _update(self, stops: np.ndarray, rolls: np.ndarray, pairs: np.ndarray,
                 takes: np.ndarray) -> None:
         """Move each table entry towards the mean of its batch's targets (see the module)."""
+        # Targets from the table as it was while the batch played (only the entries it met).
         value = self.node_values()
-        best_take = self.q_take[self._edges].max(axis=1)
         targets = (
             (self.q_stop, stops, self._end[stops]),
-            (self.q_roll, rolls, best_take[pairs]),
+            (self.q_roll, rolls, self.q_take[self._edges[pairs]].max(axis=1)),
             (self.q_take, takes, value[self.space.edge_child[takes]]),
         )
         rate = self.learning_rate
