@@ -39,6 +39,9 @@ MAX_NODES = 60
 """A tree drawn by hand stays small: more nodes would not be readable on a projector."""
 ROW_PX = 74
 """Height of one row of leaves, in pixels (labels of two lines at 16 px fit)."""
+CHAR_PX = 9
+"""About the width of one character of 16 px Arial, in pixels: the columns are spaced (and the
+figure is as wide as it needs) so that an inner node's words end before its edges turn."""
 
 
 @dataclass(frozen=True)
@@ -132,8 +135,24 @@ def tree_chart(nodes: Sequence[TreeNode], title: str = "") -> go.Figure:
     words of each edge on it, the better choices thick, each node's words beside it."""
     nodes = check_tree(nodes)
     _text(title, "title")
-    pos = tree_positions(nodes)
+    rows = tree_positions(nodes)
     parents = {n.parent for n in nodes}
+
+    # Columns in characters: an inner node's words sit above-right of it, so its edges turn
+    # just after its longest line, and the edge's words (a chance) fit before the child.
+    def longest(text: str) -> int:
+        return max(len(line) for line in text.split("\n"))
+
+    depth = {n.key: int(rows[n.key][0]) for n in nodes}
+    deepest = max(depth.values())
+    words = [max((longest(n.label) + 3 for n in nodes if depth[n.key] == d and n.key in parents),
+                 default=4) for d in range(deepest + 1)]
+    edges = [max((longest(n.edge) + 4 for n in nodes if depth[n.key] == d + 1), default=4)
+             for d in range(deepest + 1)]
+    column = [0.0]
+    for d in range(deepest):
+        column.append(column[-1] + words[d] + max(edges[d], 6))
+    pos = {k: (column[depth[k]], y) for k, (_x, y) in rows.items()}
     thin_x: list[float | None] = []
     thin_y: list[float | None] = []
     thick_x: list[float | None] = []
@@ -143,7 +162,7 @@ def tree_chart(nodes: Sequence[TreeNode], title: str = "") -> go.Figure:
         (x0, y0), (x1, y1) = pos[n.parent], pos[n.key]  # type: ignore[index]
         xs, ys = (thick_x, thick_y) if n.best else (thin_x, thin_y)
         # An elbow: across from the parent, then down or up to the child's row, then across.
-        mid = x0 + 0.5
+        mid = x0 + words[depth[n.parent]]  # type: ignore[index]
         xs += [x0, mid, mid, x1, None]
         ys += [y0, y0, y1, y1, None]
         if n.edge:
@@ -177,13 +196,15 @@ def tree_chart(nodes: Sequence[TreeNode], title: str = "") -> go.Figure:
             "hovertext": [n.label.replace("\n", " ") for n in mine], "hoverinfo": "text",
         })
     ys = [y for _x, y in pos.values()]
-    depth = max(x for x, _y in pos.values())
-    rows = int(-min(ys)) + 1
+    right = max(x + longest(n.label) + 4 for n, (x, _y) in zip(nodes, (pos[n.key] for n in nodes),
+                                                              strict=True))
+    leaf_rows = int(-min(ys)) + 1
     lay = layout(title, "", "",
-                 xaxis={"visible": False, "range": [-0.15, depth + 0.95], "fixedrange": True},
+                 xaxis={"visible": False, "range": [-2, right], "fixedrange": True},
                  yaxis={"visible": False, "range": [min(ys) - 0.6, 0.6], "fixedrange": True},
                  legend={"orientation": "h", "x": 0, "y": -0.02, "yanchor": "top"},
-                 height=120 + ROW_PX * rows, margin={"l": 20, "r": 20, "t": 70, "b": 60},
+                 height=120 + ROW_PX * leaf_rows, width=int(40 + CHAR_PX * (right + 2)),
+                 margin={"l": 20, "r": 20, "t": 70, "b": 60},
                  annotations=annotations)
     fig = figure(traces, lay)
     return fig
