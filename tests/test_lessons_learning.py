@@ -184,3 +184,40 @@ def test_students_text_has_no_developer_words_and_names_no_code():
     spans = re.findall(r"`([^`]+)`", prose)
     calls = [c for c in spans if re.search(r"\w\(|^henkit\.|=", c)] + re.findall(r"\b\w+_\w+\(", prose)
     assert not calls, calls
+
+
+def test_the_dashboards_own_learner_trains_on_click():
+    """The widget cell, run with the notebook's imports: it starts with seed 7 at 50,000 turns;
+    'Play 50,000 more turns' adds 50,000; 'Start again' with another seed starts over; the same
+    seed gives the same words."""
+    code = [source(c) for c in cells() if c["cell_type"] == "code"]
+    ns: dict = {}
+    exec(code[0], ns)  # noqa: S102 - the lesson's own imports
+    exec(next(c for c in code if "Start again" in c), ns)  # noqa: S102 - its widget cell
+    seed_box, again, more = ns["controls"].children
+    first = ns["status"].value
+    says(fold(first), "Seed 7, after 50,000 turns:")
+    assert len(ns["chart"].outputs) == 1
+    more.click()
+    assert ns["mine"]["learner"].episodes == 100_000
+    says(fold(ns["status"].value), "Seed 7, after 100,000 turns:")
+    seed_box.value = 3
+    again.click()
+    assert ns["mine"]["learner"].episodes == 50_000 and ns["mine"]["seed"] == 3
+    seed_box.value = 7
+    again.click()
+    assert ns["status"].value == first
+    assert "50,000" in text() and ns["MORE"] == 50_000
+
+
+def test_the_answers_code_prints_what_the_answers_say(run, capsys):
+    """Exercises 1 and 2: the code in the toggle, run on the notebook's learner, prints the
+    block under 'prints' (exercise 3's numbers are recomputed above)."""
+    learner, grades = run
+    raw = "\n".join(source(c) for c in cells() if c["cell_type"] == "markdown")
+    blocks = re.findall(r"```python\n(.*?)```\s*prints\s*```\n(.*?)```", raw, flags=re.DOTALL)
+    assert len(blocks) == 3
+    for snippet, printed in blocks[:2]:
+        scope = {"grades": grades, "learner": learner, "start": grades[0], "end": grades[-1]}
+        exec(snippet, scope)  # noqa: S102 - the lesson's own answer
+        assert capsys.readouterr().out == printed

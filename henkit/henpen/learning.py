@@ -163,6 +163,14 @@ class Grade:
     optimum: float
     """The solver's expected reward of a fresh turn."""
 
+    def __post_init__(self) -> None:
+        # A grade is made by `QLearner.grade`; one made by hand is checked the same way.
+        object.__setattr__(self, "episodes", whole(self.episodes, "episodes", 0))
+        for name in ("agreement", "agreement_seen", "agreement_weighted"):
+            object.__setattr__(self, name, _rate(getattr(self, name), name))
+        for name in ("value", "optimum"):
+            object.__setattr__(self, name, _finite(getattr(self, name), name))
+
     @property
     def value_lost(self) -> float:
         """How much the learned play earns less than the optimum, per turn."""
@@ -188,6 +196,23 @@ class Disagreement:
     """Chance that optimal play meets this decision in a fresh turn."""
     met: int = 0
     """Times training met this decision."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.point, TurnPoint):
+            raise ValueError(f"point must be a TurnPoint, not {self.point!r}"[:300])
+        if self.shown is not None:
+            if not isinstance(self.shown, tuple) or len(self.shown) != len(FACES):
+                raise ValueError(f"shown must be None or {len(FACES)} counts (1s..5s, worms), "
+                                 f"not {self.shown!r}"[:300])
+            object.__setattr__(self, "shown", tuple(
+                whole(c, "a count of dice shown", 0, self.point.dice_left) for c in self.shown))
+        for name in ("optimal", "learned"):
+            if not isinstance(getattr(self, name), str):
+                raise ValueError(f"{name} must be text ('stop', 'roll' or a face), "
+                                 f"not {getattr(self, name)!r}"[:300])
+        object.__setattr__(self, "cost", _finite(self.cost, "cost"))
+        object.__setattr__(self, "reach", _rate(self.reach, "reach (a chance)"))
+        object.__setattr__(self, "met", whole(self.met, "met (times met in training)", 0))
 
     @property
     def loss_per_turn(self) -> float:

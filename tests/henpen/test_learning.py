@@ -273,3 +273,37 @@ def test_grades_hold_fractions_of_decisions_and_a_reach_that_adds_up(trained):
         if d.shown is not None:
             assert all(d.shown[f - 1] == 0 for f in d.point.taken)
             assert d.optimal != d.learned
+
+
+def test_grades_and_disagreements_made_by_hand_are_checked(trained):
+    from dataclasses import replace
+
+    grade = trained.grade()
+    for field, bad, words in (("episodes", -1, "episodes must be at least 0"),
+                              ("agreement", 1.5, "agreement must be a number from 0 to 1"),
+                              ("value", float("inf"), "value must be a finite number"),
+                              ("optimum", "high", "optimum must be a number")):
+        with pytest.raises(ValueError, match=words):
+            replace(grade, **{field: bad})
+    found = trained.disagreements(50)
+    face = next(d for d in found if d.shown is not None)
+    for field, bad, words in (("point", (2, 3), "point must be a TurnPoint"),
+                              ("shown", (1, 2), "shown must be None or 6 counts"),
+                              ("shown", (9, 0, 0, 0, 0, 0), "a count of dice shown must be from 0"),
+                              ("learned", 5, "learned must be text"),
+                              ("reach", 2.0, "reach .* must be a number from 0 to 1"),
+                              ("met", -3, "met .* must be at least 0")):
+        with pytest.raises(ValueError, match=words):
+            replace(face, **{field: bad})
+    assert face.met == trained.pair_visits[
+        next(p for p in range(len(trained.space.pair_node))
+             if trained.space.pair_node[p] == trained.space.index(face.point)
+             and learner_shown(trained, p) == face.shown)]
+
+
+def learner_shown(learner: QLearner, pair: int) -> tuple[int, ...]:
+    """The dice shown of a pair's roll, from the space's roll patterns (taken faces 0)."""
+    sp = learner.space
+    n = int(sp.pair_node[pair])
+    counts = iter(sp.pattern_list[int(sp.node_pattern[n])].counts[int(sp.pair_local[pair])])
+    return tuple(0 if f in sp.point(n).taken else int(next(counts)) for f in range(1, 7))
