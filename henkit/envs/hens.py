@@ -111,6 +111,7 @@ class HensCodec:
         self.high = np.array(high, dtype=np.int8)
         self.size = len(high)
         self._places: BoundedCache = BoundedCache()
+        self._masks: BoundedCache = BoundedCache()
         self._yards: dict[int, tuple[Barnyard, bytes]] = {}
         self._count_cache: BoundedCache = BoundedCache()
         self._blocks: dict[tuple[int, int], tuple[Any, ...]] = {}  # (observer, seat) -> last
@@ -155,9 +156,9 @@ class HensCodec:
             return f"put the rooster on the hen at row {row}, column {col}"
         return "keep the rooster off the barnyard (no hen to put it on)"
 
-    def legal_list(self, state: State) -> list[int]:
-        """The indices of the legal moves of the player to move (none at a chance node or the
-        end), from the engine's `legal_moves()`."""
+    def legal(self, state: State) -> tuple[int, ...]:
+        """The indices of the legal moves of the player to move, in the engine's order (none at
+        a chance node or the end), from the engine's `legal_moves()`."""
         phase = state.phase
         me, n = state.player, self.players
         if phase is _PLACE:
@@ -173,23 +174,26 @@ class HensCodec:
                 for k in moves.kinds:
                     base = COOP_BASE + k * NCELLS
                     out += [base + c for c in cells]
-                hit = self._places.put(key, out)
+                hit = self._places.put(key, tuple(out))
             return hit
         if phase is _DRAW:
-            return [DRAW_BASE if d.source == DECK else (d.source - me) % n
-                    for d in state.legal_moves()]
+            return tuple([DRAW_BASE if d.source == DECK else (d.source - me) % n
+                          for d in state.legal_moves()])
         if phase is _DISCARD:
-            return [DISCARD_BASE + d.card for d in state.legal_moves()]
+            return tuple([DISCARD_BASE + d.card for d in state.legal_moves()])
         if phase is _ROOSTER:
-            return [NO_ROOSTER if a.cell is None else ROOSTER_BASE + CELL_NUMBER[a.cell]
-                    for a in state.legal_actions()]
-        return []
+            return tuple([NO_ROOSTER if a.cell is None else ROOSTER_BASE + CELL_NUMBER[a.cell]
+                          for a in state.legal_actions()])
+        return ()
 
-    def mask(self, state: State) -> np.ndarray:
-        """The action mask of the player to move (a fresh int8 array, 1 = legal)."""
-        mask = np.zeros(ACTIONS, dtype=np.int8)
-        mask[self.legal_list(state)] = 1
-        return mask
+    def mask(self, legal: tuple[int, ...]) -> np.ndarray:
+        """The action mask (int8, 1 = legal) of these legal indices; a fresh array."""
+        mask = self._masks.get(legal)
+        if mask is None:
+            mask = np.zeros(ACTIONS, dtype=np.int8)
+            mask[list(legal)] = 1
+            self._masks.put(legal, mask)
+        return mask.copy()
 
     def action(self, state: State, index: int) -> Any:
         """The engine action of a legal index for the player to move (check legality first:
@@ -220,25 +224,26 @@ class HensCodec:
         counts = self._counts
         parts = [counts(view.hand)]
         blocks = self._blocks
+        barnyards, piles, known, held = (view.barnyards, view.discards, view.known_in_hand,
+                                         view.known_in_hand_or_coops)
+        cells, chosen, sizes = view.rooster_choices, view.rooster_chosen, view.hand_sizes
         for r in range(n):
             q = (me + r) % n
-            yard, pile = view.barnyards[q], view.discards[q]
-            known, held = view.known_in_hand[q], view.known_in_hand_or_coops[q]
-            cell, chosen, size = view.rooster_choices[q], view.rooster_chosen[q], view.hand_sizes[q]
             # A seat's part changes only when its barnyard, pile, known cards, rooster or hand
-            # size do; the engine hands unchanged parts on as the same objects.
+            # size do; the engine hands unchanged parts on as the same objects, so the tuple
+            # comparison below mostly compares identities.
+            key = (barnyards[q], piles[q], known[q], held[q], cells[q], chosen[q], sizes[q])
             last = blocks.get((me, q))
-            if (last is not None and last[0] is yard and last[1] is pile and last[2] is known
-                    and last[3] is held and last[4] == cell and last[5] == chosen
-                    and last[6] == size):
-                parts.append(last[7])
+            if last is not None and last[0] == key:
+                parts.append(last[1])
                 continue
+            yard, pile, known_q, held_q, cell, chose, size = key
             block = b"".join((
                 self._yard(yard),
-                bytes((CELL_NUMBER[cell] + 1 if cell is not None else 0, chosen)),
+                bytes((CELL_NUMBER[cell] + 1 if cell is not None else 0, chose)),
                 counts(pile), bytes((pile[-1] + 1 if pile else 0, size)),
-                counts(known), counts(held)))
-            blocks[(me, q)] = (yard, pile, known, held, cell, chosen, size, block)
+                counts(known_q), counts(held_q)))
+            blocks[(me, q)] = (key, block)
             parts.append(block)
         removed = bytearray(len(BREEDS))
         for code in view.removed_breeds:
@@ -316,7 +321,8 @@ class HensAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
         self.state: State | None = None
         self.np_random, self.np_random_seed = seeding.np_random(None)
-        self._legal: list[int] = []
+        self._legal: tuple[int, ...] = ()
+        self._paid = False
 
     def observation_space(self, agent: str) -> spaces.Space:
         """The observation space of `agent` (the same for all)."""
@@ -331,7 +337,7 @@ class HensAECEnv(AECEnv):
         rng = self.np_random
         while state.phase is _CHANCE:
             state = state.apply(state.sample_chance(rng))
-        self._legal = self.codec.legal_list(state)
+        self._legal = self.codec.legal(state)
         return state
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -346,6 +352,7 @@ class HensAECEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos = {a: {} for a in self.agents}
+        self._paid = False
         self.agent_selection = self.possible_agents[self.state.player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
@@ -354,9 +361,7 @@ class HensAECEnv(AECEnv):
         state = self.state
         assert state is not None, "call reset() first"
         seat = self._seat[agent]
-        mask = np.zeros(ACTIONS, dtype=np.int8)
-        if not state.is_over and state.player == seat:
-            mask[self._legal] = 1
+        mask = self.codec.mask(self._legal if state.player == seat else ())
         return {"observation": self.codec.observe(state.view(seat)), "action_mask": mask}
 
     def step(self, action: int | None) -> None:
@@ -381,15 +386,20 @@ class HensAECEnv(AECEnv):
         if points:
             after = new.scores()
             self.rewards = {a: float(after[s] - before[s]) for a, s in self._seat.items()}
-        else:
+        elif self._paid:
+            # Rewards are the last step's: zero them only when a step paid something (the
+            # "win" rewards pay once, at the end), and skip adding zeros.
             self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
         if new.is_over:
             if not points:
                 self.rewards = dict(zip(self.possible_agents, map(float, new.returns()),
                                         strict=True))
             self.terminations = dict.fromkeys(self.agents, True)
         self.agent_selection = self.possible_agents[new.player]
-        self._accumulate_rewards()
+        if points or new.is_over:
+            self._paid = True
+            self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
