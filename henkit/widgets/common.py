@@ -190,6 +190,15 @@ def html(value: str = "", **layout: Any) -> w.HTML:
     return build(w.HTML, value=value, layout=layout)
 
 
+def shared_html(value: str, **layout: Any) -> w.HTML:
+    """One read-only HTML per distinct value and layout, shared by every widget that shows it:
+    a page's style, whose model is then sent once however many widgets bring it."""
+    if not isinstance(value, str):
+        raise ValueError(f"an HTML widget shows text, not {value!r}"[:300])
+    return _shared(w.HTML, {"value": value, "layout": shared_layout(**layout),
+                            "style": shared_style(w.HTML)})
+
+
 def hbox(children: Sequence[w.Widget] = (), **layout: Any) -> w.HBox:
     """An HBox of `children` with a shared layout of these settings."""
     return build(w.HBox, *children, layout=layout)

@@ -147,6 +147,20 @@ def test_a_drawn_card_shows_breed_name_number_eggs_and_medals(k):
     assert card_name(k).startswith(f"{k}: {k.breed.name}, {k.number}, ")
 
 
+@pytest.mark.parametrize("k", CARDS, ids=str)
+def test_a_cards_layers_stacked_are_its_drawing(k):
+    # The style sends each layer once and stacks a card's three (the top one listed first, as
+    # CSS paints a list of backgrounds): stacked lowest first, they are the card's drawing.
+    layers = pieces.card_layers(k)
+    assert "".join(layers) in card_svg(k)
+    assert card_svg(k).endswith("".join(layers) + "</svg>")
+    css = unquote(piece_style(cards=True))
+    top, middle, bottom = re.findall(r"var\((--hk-[\w-]+)\)", pieces.card_background(k))
+    for name, layer in [(top, layers[2]), (middle, layers[1]), (bottom, layers[0])]:
+        assert re.search(rf"{name}: url\(\"data:image/svg\+xml,<svg [^>]*viewBox='0 0 80 100'>"
+                         rf"{re.escape(layer)}</svg>\"\);", css), (k, name)
+
+
 def test_card_names_say_eggs_and_medals_in_words():
     assert card_name("Pa1") == "Pa1: Padovana, 1, two eggs"
     assert card_name("Ce6") == "Ce6: Cemani, 6, three eggs, two medals"
@@ -165,8 +179,16 @@ def test_the_style_draws_every_class_the_widgets_use_and_nothing_comes_from_else
         assert f".hk-die-{f} {{ background-image: url(\"data:image/svg+xml," in css
     for n in range(1, 5):
         assert f".hk-worms-{n} {{" in css
+    # A card is drawn by stacking its three layers (pieces.card_layers), each defined once as a
+    # custom property holding an inline drawing: every layer a card names is defined.
+    defined = dict(re.findall(r"(--hk-[\w-]+): (url\(\"data:image/svg\+xml,[^)]*\));", css))
     for k in CARDS:
-        assert f".hk-card-{k} {{ background-image: url(\"data:image/svg+xml," in css
+        rule = re.search(rf"\.hk-card-{k} {{ background-image: ([^;]*); }}", css)
+        assert rule and rule.group(1) == pieces.card_background(k)
+        names = re.findall(r"var\((--hk-[\w-]+)\)", rule.group(1))
+        assert len(names) == 3 and all(n in defined for n in names), k
+    assert "var(--hk-coop)" in css and "var(--hk-rooster)" in css
+    assert {"--hk-coop", "--hk-rooster"} <= set(defined)
     assert ".jupyter-button.hk-coop" in css and ".hk-rooster::after" in css
     # A die button's name for screen readers is "die showing 3" / "die showing a worm": its
     # words, after a visually hidden "die showing " the style puts before them.
