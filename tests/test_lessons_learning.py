@@ -86,6 +86,12 @@ def test_the_learner_the_text_describes_is_the_default_one():
     assert not learner.q_take[~learner.bust_edge].any() and not learner.q_roll.any()
     assert (policy.stop[:-1] == (~sp.rollable | sp.has_worm)).all()
     assert (policy.choice == sp.pair_edge_start[:-1]).all()
+    # The same roll at two moments: 1s and worms taken, 3 dice left, totals 13 and 17.
+    says(text(), "two 4s and a 3 with 3 dice left, 1s and worms taken, is one roll at a total "
+                 "of 13 and another at a total of 17")
+    for total in (13, 17):
+        i = sp.index(TurnPoint(3, {1, 6}, total))
+        assert sp.rollable[i] and learner.space.roll_pair(i, (0, 0, 1, 2, 0, 0)) >= 0
     size = learner.table_counts()
     shown = outputs()
     for key in ("stop or roll", "pick a face", "guesses"):

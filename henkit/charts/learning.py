@@ -64,6 +64,7 @@ def learning_curve_chart(grades: Sequence[Grade], title: str | None = None) -> g
          "yaxis": "y2",
          "hovertemplate": "%{x} turns: %{y:.1%} of perfect play's choices<extra></extra>"},
         {"type": "scatter", "x": x, "y": every, "name": "same choice, every position", **text,
+         "textposition": "bottom left",  # below the line above it: the two labels never meet
          "text": labels(every, ".1%"), "line": {"color": SIMULATED_COLOUR, "width": 3,
                                                   "dash": "dot"},
          "yaxis": "y2",
