@@ -5,24 +5,30 @@ A step is one `env.step(action)` with an action drawn uniformly from the mask th
 gave with its last observation (`info["action_mask"]` for Gymnasium, the observation's
 "action_mask" for PettingZoo, read through `env.last()` as an AEC user does). Henpen's Gymnasium
 step plays the opponents' whole turns (random bots here) before it returns, as a pickomino-env
-step plays its bots'. pickomino-env (`benchmarks.harness.pickomino_steps_per_second`: one step
-takes a face and says roll or stop) is measured just before and just after each environment and
-averaged, so a machine loaded by other work slows both sides alike: the ratio is the figure to
-read, the rates say how loaded the machine was.
+step plays its bots' (pickomino-env's default: one bot). A pickomino-env step takes a face and
+says roll or stop (`benchmarks.bench_henpen_play.peer_random_steps`, the loop of
+`benchmarks.harness.pickomino_steps_per_second`).
+
+Both sides are timed in CPU seconds of this process, in alternating chunks: on a machine loaded
+by other work, wall-clock rates of the two measured a few seconds apart differed by 2x and more,
+while CPU time counts only the work done. The ratio is the figure to read. The harness's
+wall-clock pickomino-env figure closes the table as the machine's reference.
 """
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import numpy as np
 
-from benchmarks.bench_henpen_play import PEER_STEPS_PER_SECOND
+from benchmarks.bench_henpen_play import PEER_STEPS_PER_SECOND, peer_random_steps
 from benchmarks.harness import Result, machine_load, pickomino_steps_per_second, rate
 
 TARGET_RATIO = 10
-SECONDS = 1.5
-PEER_SECONDS = 1.0
+SECONDS = 1.5  # CPU seconds of each side per environment
+ROUNDS = 3
+PEER_SECONDS = 2.0
 
 
 def gym_steps(env, rng: np.random.Generator, steps: int = 2_000) -> int:
@@ -59,7 +65,7 @@ def workloads() -> list[tuple[str, Callable[[np.random.Generator], int]]]:
     out: list[tuple[str, Callable[[np.random.Generator], int]]] = []
     for players in (2, 4):
         env = HenpenEnv(players, opponents="random")
-        out.append((f"henpen gymnasium, {players} players (vs random bots)",
+        out.append((f"henpen gymnasium, {players} players vs random bots",
                     lambda rng, env=env: gym_steps(env, rng)))
     for players in (2, 7):
         env = HenpenAECEnv(players)
@@ -72,28 +78,61 @@ def workloads() -> list[tuple[str, Callable[[np.random.Generator], int]]]:
     return out
 
 
+def cpu_seconds(fn: Callable[[], int], seconds: float) -> tuple[int, float]:
+    """Run `fn()` (which returns the steps it took) for at least `seconds` of this process's
+    CPU time; return the steps and the CPU seconds."""
+    done, t0 = 0, time.process_time()
+    while (spent := time.process_time() - t0) < seconds or done == 0:
+        done += fn()
+    return done, spent
+
+
+def paired_rates(ours: Callable[[], int], peer: Callable[[], int]) -> tuple[float, float]:
+    """Steps per CPU second of two loops measured in alternating chunks (ROUNDS of each), so
+    that both meet the same load, caches and clock speeds."""
+    ours(), peer()  # warm up caches and imports
+    totals = [[0, 0.0], [0, 0.0]]
+    for _ in range(ROUNDS):
+        for total, fn in zip(totals, (ours, peer), strict=True):
+            done, spent = cpu_seconds(fn, SECONDS / ROUNDS)
+            total[0] += done
+            total[1] += spent
+    return totals[0][0] / totals[0][1], totals[1][0] / totals[1][1]
+
+
 def run() -> list[Result]:
-    """Steps per second of every environment, each with its ratio to pickomino-env measured just
-    before and just after it (paired: the machine's load changes from minute to minute)."""
+    """Steps per CPU second of every environment, paired with pickomino-env's in alternating
+    chunks (target: 10x); the machine's reference figure (wall clock) in the note."""
     try:
         import henkit.envs  # noqa: F401 - needs the [rl] extra
     except ImportError as e:
         return [Result("envs: not measured", float("nan"), "st/s", note=str(e))]
+    reference = pickomino_steps_per_second(PEER_SECONDS)
     rng = np.random.default_rng(0)
     results = []
-    before = pickomino_steps_per_second(PEER_SECONDS)
+    try:
+        import gymnasium
+        import pickomino_env  # noqa: F401 - registers Pickomino-v0
+
+        peer_env = gymnasium.make("Pickomino-v0").unwrapped
+    except ImportError:
+        peer_env = None
+    load = machine_load()
     for name, step in workloads():
-        ours = rate(lambda step=step: step(rng), min_seconds=SECONDS)
-        after = pickomino_steps_per_second(PEER_SECONDS)
-        if before is None or after is None:
+        if peer_env is None:
+            ours = rate(lambda step=step: step(rng), min_seconds=SECONDS)
             peer = float(PEER_STEPS_PER_SECOND)
-            source = (f"pickomino-env not installed (make bench installs it): using {peer:,.0f} "
-                      "steps/s from the development machine")
+            source = (f"pickomino-env not installed (make bench installs it): {peer:,.0f} "
+                      "steps/s of the development machine, wall clock")
         else:
-            peer = (before + after) / 2
-            source = f"pickomino-env {before:,.0f} before, {after:,.0f} after"
-        results.append(Result(f"envs: {name}, steps/s (vs {TARGET_RATIO}x peer)", ours, "st/s",
+            ours, peer = paired_rates(lambda step=step: step(rng),
+                                      lambda: peer_random_steps(peer_env, rng, 500))
+            source = f"pickomino-env {peer:,.0f} steps per CPU second beside it"
+        results.append(Result(f"envs: {name} (vs {TARGET_RATIO}x peer)", ours, "st/s",
                               target=TARGET_RATIO * peer,
-                              note=f"{ours / peer:.1f}x pickomino-env ({source}); {machine_load()}"))
-        before = after
+                              note=f"{ours / peer:.1f}x pickomino-env ({source})"))
+    ref = f"{reference:,.0f} steps/s" if reference is not None else "not installed"
+    results.append(Result("envs: machine reference, pickomino-env random play (wall clock)",
+                          reference or float("nan"), "st/s",
+                          note=f"3,100 on the development machine; {load}: {ref}"))
     return results
