@@ -114,7 +114,7 @@ class HensCodec:
         self._masks: BoundedCache = BoundedCache()
         self._yards: dict[int, tuple[Barnyard, bytes]] = {}
         self._count_cache: BoundedCache = BoundedCache()
-        self._blocks: dict[tuple[int, int], tuple[Any, ...]] = {}  # (observer, seat) -> last
+        self._blocks: dict[int, tuple[Any, ...]] = {}  # 2 seat + (seat is observer) -> last
 
     def observation_layout(self) -> list[str]:
         """The name of every entry of the observation vector, in order."""
@@ -230,10 +230,12 @@ class HensCodec:
         for r in range(n):
             q = (me + r) % n
             # A seat's part changes only when its barnyard, pile, known cards, rooster or hand
-            # size do; the engine hands unchanged parts on as the same objects, so the tuple
-            # comparison below mostly compares identities.
+            # size do (the engine hands unchanged parts on as the same objects, so the tuple
+            # comparison below mostly compares identities); it reads the same to every
+            # observer but its owner (who sees its coops' cards): one slot for each.
             key = (barnyards[q], piles[q], known[q], held[q], cells[q], chosen[q], sizes[q])
-            last = blocks.get((me, q))
+            slot = 2 * q + (q == me)
+            last = blocks.get(slot)
             if last is not None and last[0] == key:
                 parts.append(last[1])
                 continue
@@ -243,7 +245,7 @@ class HensCodec:
                 bytes((CELL_NUMBER[cell] + 1 if cell is not None else 0, chose)),
                 counts(pile), bytes((pile[-1] + 1 if pile else 0, size)),
                 counts(known_q), counts(held_q)))
-            blocks[(me, q)] = (key, block)
+            blocks[slot] = (key, block)
             parts.append(block)
         removed = bytearray(len(BREEDS))
         for code in view.removed_breeds:
