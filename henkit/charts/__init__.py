@@ -5,6 +5,11 @@
 - `henkit.charts.hens`: score waterfall, draw odds, score distributions per bot.
 - `henkit.charts.arena`: tournament results with confidence intervals.
 
+Lesson-specific charts are imported by name when a lesson needs them (a kernel that never
+draws them does not load them): `henkit.charts.classboard` (the class board), `.tree` (game
+trees for backward induction by hand), `.spread` (lesson 10: spread, risk, waiting times),
+`.learning` (lesson 11: a learner graded by the solver).
+
 Figures are plain `go.Figure`s (light to send to a browser) and deterministic: the same inputs
 give the same figure JSON. Charts never compute odds themselves; they ask the engines.
 """
