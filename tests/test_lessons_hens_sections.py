@@ -1,0 +1,445 @@
+"""The new parts of the Hens lessons (notebooks 5-7) say what the engine says.
+
+Notebook 5, section 7 (an opponent took your discard: Bayes with cards): every number its text,
+its prediction widgets and its exercise state is recomputed here from the engine (the seeded game,
+the draw odds that count a card known to be in a hand, `henkit.hens.inference`), by hand-counting
+formulas where the text gives one, and the posterior is cross-checked by listing every deal.
+The prediction widgets of notebooks 5-7 (issue 12 point 5): each asks before its section's
+experiment and exact answer, and its exact answer is the engine's. Exercise 4's answer shows in
+no output.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import math
+import re
+from fractions import Fraction
+from functools import cache
+from itertools import combinations, pairwise
+from math import comb
+from pathlib import Path
+
+from henkit.core import Game
+from henkit.hens import BREEDS, Barnyard, Rules, State, card, draw_odds, make_bot, total
+from henkit.hens.inference import Posterior, greedy_takes, greedy_value, posterior
+from henkit.hens.odds import hypergeometric
+from henkit.results import wilson_interval
+
+NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
+NAMES = {5: "05_hens_deck_and_drawing.ipynb", 6: "06_placing_hens.ipynb",
+         7: "07_strategy_arena.ipynb"}
+
+
+@cache
+def cells(lesson: int) -> tuple[dict, ...]:
+    """The cells of notebook 5, 6 or 7."""
+    return tuple(json.loads((NOTEBOOKS / NAMES[lesson]).read_text(encoding="utf-8"))["cells"])
+
+
+def source(cell: dict) -> str:
+    s = cell["source"]
+    return s if isinstance(s, str) else "".join(s)
+
+
+def fold(s: str) -> str:
+    """Whitespace folded, '42.9 %' read as '42.9%' (the lessons write both)."""
+    return " ".join(s.replace("&nbsp;", " ").split()).replace(" %", "%")
+
+
+def says(haystack: str, *needles: str) -> None:
+    for needle in needles:
+        assert fold(needle) in fold(haystack), f"the lesson does not say {needle!r}"
+
+
+def markdown(lesson: int, heading: str) -> str:
+    """The one markdown cell holding `heading`."""
+    found = [source(c) for c in cells(lesson) if c["cell_type"] == "markdown" and heading in source(c)]
+    assert len(found) == 1, f"notebook {lesson}: {len(found)} markdown cells hold {heading!r}"
+    return found[0]
+
+
+def code(lesson: int, text: str) -> dict:
+    """The one code cell whose source holds `text`."""
+    found = [c for c in cells(lesson) if c["cell_type"] == "code" and text in source(c)]
+    assert len(found) == 1, f"notebook {lesson}: {len(found)} code cells hold {text!r}"
+    return found[0]
+
+
+def output(cell: dict) -> str:
+    """What a code cell's outputs show as text (printed lines, plain results, charts)."""
+    parts = []
+    for out in cell.get("outputs", []):
+        if "text" in out:
+            parts.append(source({"source": out["text"]}))
+        for kind, value in out.get("data", {}).items():
+            if kind != "application/vnd.jupyter.widget-view+json":
+                parts.append(value if isinstance(value, str)
+                             else json.dumps(value) if isinstance(value, dict) else "".join(value))
+    return "\n".join(parts)
+
+
+def index_of(lesson: int, text: str, kind: str) -> int:
+    found = [i for i, c in enumerate(cells(lesson)) if c["cell_type"] == kind and text in source(c)]
+    assert len(found) == 1, f"notebook {lesson}: {len(found)} {kind} cells hold {text!r}"
+    return found[0]
+
+
+def pct(x: Fraction, digits: int = 1) -> str:
+    return f"{100 * float(x):.{digits}f} %"
+
+
+# -- notebook 5, section 7: the seeded position and the engine's odds ----------------------------
+
+
+@cache
+def game() -> tuple[State, State, Game]:
+    """The section's game (seed 1): player 2 about to draw in round 4, and after its draw."""
+    g = Game(State.new(2, Rules(players=2, first_player=0), seed=1),
+             [make_bot("greedy"), make_bot("greedy")], 1)
+    before = g.advance(until=lambda s: s.round == 4 and s.player == 1 and s.phase == "draw")
+    after = g.advance(max_moves=1)
+    return before, after, g
+
+
+@cache
+def taken() -> Posterior:
+    before, _, _ = game()
+    v = before.view(0)
+    return posterior(v, 1, greedy_takes(v, 1, 0))
+
+
+def test_the_position_is_the_games():
+    before, after, g = game()
+    v = before.view(0)
+    assert v.round == 4 and v.discard_tops[0] == card("Ba3") and v.hand_sizes[1] == 4
+    assert str(g.history[-1].action) == "draw Ba3 from player 1's discard pile"
+    intro = markdown(5, "## 7. An opponent took your discard")
+    says(intro, "(seed 1)", "In round 4, player 1 has just discarded Ba3")
+    out = output(code(5, "bayes_game = Game("))
+    unseen = v.unlocated()
+    ba = sum(n for c, n in unseen.items() if c.breed.code == "Ba")
+    says(out, f"deck: {v.deck_size} cards", f"unseen from player 1's seat: {sum(unseen.values())} "
+              f"cards, of them {ba} Barnevelders", "player 2: draw Ba3 from player 1's discard pile")
+    assert after.view(0).known_in_hand[1] == (card("Ba3"),)
+
+
+def test_the_engines_odds_leave_the_taken_card_out():
+    before, after, _ = game()
+    later = after.view(0)
+    out_of_sight = later.unseen()
+    n, ba = sum(out_of_sight.values()), sum(k for c, k in out_of_sight.items() if c.breed.code == "Ba")
+    naive = Fraction(ba, n)
+    engine = draw_odds(later, "Ba", 1).at_least_one
+    assert engine == draw_odds(before.view(0), "Ba", 1).at_least_one
+    assert (ba, n) == (7, 34) and engine == Fraction(6, 33) != naive
+    says(markdown(5, "Counting Ba3 would give"), f"Counting Ba3 would give {ba}/{n}",
+         f"The engine says 6/33 = {engine} both before and after the take")
+    says(output(code(5, "out_of_sight = later.unseen()")), f"{ba} Barnevelders of {n}, {naive}",
+         f"P(at least one in 1 draw) = {engine}")
+
+
+# -- prior, likelihood, posterior -----------------------------------------------------------------
+
+
+def test_the_prior_by_hand_and_from_the_engine():
+    before, _, _ = game()
+    v = before.view(0)
+    unseen = sum(v.unlocated().values())
+    ba = sum(n for c, n in v.unlocated().items() if c.breed.code == "Ba")
+    none = Fraction(comb(unseen - ba, 4), comb(unseen, 4))
+    rows = taken().count_table("Ba")
+    assert rows[0].prior == none and 1 - none == taken().holds("Ba")[0]
+    words = markdown(5, "### The prior: before the take")
+    says(words, f"player 1 could not see {unseen} cards: the {v.deck_size} of the deck and player "
+                f"2's {v.hand_sizes[1]}", f"{ba} of the {unseen} are Barnevelders",
+         f"C({unseen - ba}, 4) / C({unseen}, 4) = {comb(unseen - ba, 4):,} / {comb(unseen, 4):,} = "
+         f"{none} ({pct(none)})", f"P(at least one Barnevelder) = {1 - none} ({pct(1 - none)})")
+
+
+def test_the_likelihood_the_greedy_rule_gives():
+    before, _, _ = game()
+    v = before.view(0)
+    yard, goal = v.barnyards[1], v.goal
+    worth = {c: greedy_value(yard, goal, c) for c in v.unlocated()}
+    top = greedy_value(yard, goal, card("Ba3"))
+    bas = {w for c, w in worth.items() if c.breed.code == "Ba"}
+    others = {w for c, w in worth.items() if c.breed.code != "Ba"}
+    assert min(bas) >= top > max(others)  # the take says exactly: no Barnevelder in hand
+    assert len(yard.groups()) == 1 and yard.groups()[0].size == 3 and yard.groups()[0].breed == "Ba"
+    words = markdown(5, "Every Barnevelder joins player 2's group")
+    says(words, "group of three Barnevelders",
+         f"({min(bas)} or {max(bas)} points)", f"every other card scores {max(others)} or less",
+         f"P(took Ba3) = P(no Barnevelder) = {taken().evidence}")
+    assert len(bas) == 2  # "14 or 15 points": two values
+    out = output(code(5, "worth = {c: greedy_value("))
+    says(out, f"player 2's total now: {total(yard, goal)}", f"with Ba3 placed: {top}")
+
+
+def test_the_bayes_tables():
+    post = taken()
+    ba = post.count_table("Ba")
+    assert [r.likelihood for r in ba] == [1, 0, 0, 0, 0] and ba[0].posterior == 1
+    says(markdown(5, "Every hand holding a Barnevelder is ruled out"),
+         f"falls from {pct(post.holds('Ba')[0])} to 0", f"each divided by {post.evidence}")
+    out = output(code(5, "bayes_table(ba_rows"))
+    says(out, f"{len(post.hands):,} possible hands", f"P(took Ba3) = {post.evidence} = "
+              f"{float(post.evidence):.1%}")
+    for r in ba:
+        says(out, f"{r.j:>2} {str(r.prior) + f' ({float(r.prior):.1%})':>19} {r.likelihood!s:>11}")
+    # The Padovanas: the likelihood by hand, and the posterior is hypergeometric over the 27.
+    before, _, _ = game()
+    unseen = before.view(0).unlocated()
+    n = sum(unseen.values())
+    pa = sum(k for c, k in unseen.items() if c.breed.code == "Pa")
+    ba_n = sum(k for c, k in unseen.items() if c.breed.code == "Ba")
+    rows = post.count_table("Pa")
+    for r in rows:
+        assert r.likelihood == Fraction(comb(n - pa - ba_n, 4 - r.j), comb(n - pa, 4 - r.j))
+    assert [r.posterior for r in rows] == hypergeometric(n - ba_n, pa, 4)
+    says(markdown(5, "A likelihood need not be all or nothing"),
+         f"the take needs every one of them to miss the {ba_n} Barnevelders",
+         f"{n - pa} unseen cards are not Padovanas, and {n - pa - ba_n} of those are not Barnevelders",
+         f"C({n - pa - ba_n}, 4 - j) / C({n - pa}, 4 - j)", "the more Padovanas, the likelier the take")
+    assert all(a.likelihood < b.likelihood for a, b in pairwise(rows))
+    says(markdown(5, "Nothing about the Padovanas themselves changed"),
+         f"the other {n - ba_n} unseen cards, {pa} of them Padovanas", f"N = {n - ba_n} and K = {pa}")
+    prior_pa, post_pa = post.holds("Pa")
+    says(output(code(5, "pa_rows = taken.count_table")),
+         f"{float(prior_pa):.1%} before the take, {float(post_pa):.1%} after it")
+    assert post_pa > prior_pa
+
+
+def test_the_posterior_is_a_count_over_every_deal():
+    # Every way to pick player 2's 4 cards of the 33, each physical card apart: the share of the
+    # picks the greedy rule takes Ba3 with, and what they hold.
+    before, _, _ = game()
+    v = before.view(0)
+    pool = sorted(v.unlocated().elements())
+    worth = {c: greedy_value(v.barnyards[1], v.goal, c) for c in set(pool)}
+    top = greedy_value(v.barnyards[1], v.goal, card("Ba3"))
+    takes, pa, ce = 0, 0, 0
+    for pick in combinations(pool, 4):
+        if max(worth[c] for c in pick) < top:
+            takes += 1
+            pa += any(c.breed.code == "Pa" for c in pick)
+            ce += any(c.breed.code == "Ce" for c in pick)
+    post = taken()
+    assert post.evidence == Fraction(takes, comb(len(pool), 4))
+    assert post.holds("Pa")[1] == Fraction(pa, takes) and post.holds("Ce")[1] == Fraction(ce, takes)
+
+
+# -- the deck's odds ------------------------------------------------------------------------------
+
+
+def test_the_deck_odds_before_and_after():
+    post = taken()
+    engine, bayes = post.deck_top("Ba")
+    assert engine == Fraction(2, 11) and bayes == Fraction(6, 29)
+    prompt = words_of(5, "next card off the deck is a Barnevelder")
+    says(prompt, f"say {engine}, about {float(engine):.1%}", "6/29", "among the 29 other unseen cards")
+    says(markdown(5, "A Barnevelder is now likelier"),
+         f"6/29 ({pct(bayes)}) instead of 6/33 ({pct(engine)})")
+    before, _, _ = game()
+    for b in BREEDS:
+        if b.code in before.view(0).removed_breeds:
+            continue
+        e, p = post.deck_top(b.code)
+        assert e == draw_odds(before.view(0), b.code, 1).at_least_one
+        assert (p > e) if b.code == "Ba" else (p < e)  # "Every other breed is a little less likely"
+    out = output(code(5, "'next deck card'"))
+    says(out, f"Barnevelder {engine!s:>17} ({float(engine):5.1%}){bayes!s:>17} ({float(bayes):5.1%})")
+
+
+def test_the_experiment_keeps_the_deals_with_the_take():
+    # The prediction's experiment is rejection sampling: a deal counts only if the greedy bot
+    # takes Ba3 in it. Run a few tries with the notebook's function and seed.
+    import numpy as np
+
+    from henkit.hens import DECK, Draw, sample_state
+
+    before, _, _ = game()
+    seen = before.view(0)
+    src = source(code(5, "def next_card_after_the_take(rng):")).split("\n\n\nPredict(")[0]
+    scope = {"make_bot": make_bot, "sample_state": sample_state, "seen": seen, "Draw": Draw,
+             "DECK": DECK}
+    exec(src, scope)  # noqa: S102 - the notebook's own function, read from the notebook
+    rng = np.random.default_rng(1)
+    tries = [scope["next_card_after_the_take"](rng) for _ in range(60)]
+    assert all(isinstance(t, bool) for t in tries)
+    assert 0 < sum(tries) < 60
+
+
+def test_exercise_4():
+    post = taken()
+    before, _, _ = game()
+    seen = before.view(0)
+    ce_before, ce_after = post.holds("Ce")
+    assert ce_before == 1 - Fraction(comb(29, 4), comb(33, 4))
+    assert ce_after == 1 - Fraction(comb(23, 4), comb(27, 4))
+    coin = posterior(seen, 1, lambda hand: Fraction(1, 2))
+    line = " ".join(map(str, (coin.evidence, *coin.holds("Ba"), *coin.deck_top("Ba"))))
+    ex = markdown(5, "### Exercise 4")
+    answer = ex.split("<summary>Answer</summary>", 1)[1]
+    says(answer, f"1 - C(29, 4)/C(33, 4) = 1 - {comb(29, 4):,}/{comb(33, 4):,} = **{ce_before}** "
+                 f"(about {pct(ce_before)})",
+         f"1 - C(23, 4)/C(27, 4) = 1 - {comb(23, 4):,}/{comb(27, 4):,} = **{ce_after}** "
+         f"(about {pct(ce_after)})", f"{ce_before} {ce_after}", "**1/2**", line,
+         f"the engine's {coin.deck_top('Ba')[0]}")
+    assert coin.holds("Ba")[0] == coin.holds("Ba")[1] and coin.deck_top("Ba")[1] == Fraction(2, 11)
+    # The answer is only in its toggle: no output of the notebook shows it.
+    shown = "\n".join(output(c) for c in cells(5) if c["cell_type"] == "code")
+    for leak in (str(ce_after), repr(ce_after), str(ce_before), repr(ce_before), f"{float(ce_after):.1%}"):
+        assert leak not in shown, leak
+    assert "<details><summary>Answer</summary>" in ex and "prints" in answer
+
+
+# -- the prediction widgets: asked before, answered by the engine -------------------------------
+
+
+def predictions(lesson: int) -> list[tuple[int, str]]:
+    """(index, source) of every code cell that builds a prediction widget."""
+    return [(i, source(c)) for i, c in enumerate(cells(lesson))
+            if c["cell_type"] == "code" and "Predict(" in source(c)]
+
+
+def words_of(lesson: int, prompt: str) -> str:
+    """The question and the explanation of the one prediction whose question holds `prompt`,
+    read from the cell's code (its strings joined as Python joins them)."""
+    found = []
+    for _, src in predictions(lesson):
+        for node in ast.walk(ast.parse(src)):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "Predict":
+                question = ast.literal_eval(node.args[0])
+                explain = [ast.literal_eval(k.value) for k in node.keywords if k.arg == "explain"]
+                if prompt in question:
+                    found.append(" ".join([question, *explain]))
+    assert len(found) == 1, f"notebook {lesson}: {len(found)} predictions ask {prompt!r}"
+    return found[0]
+
+
+def test_prediction_widgets_in_every_lesson():
+    assert len(predictions(5)) >= 6 and len(predictions(6)) >= 3 and len(predictions(7)) >= 3
+    for lesson in NAMES:
+        assert "from henkit.widgets.predict import Predict" in source(cells(lesson)[1])
+        for i, src in predictions(lesson):
+            out = cells(lesson)[i].get("outputs", [])
+            assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in out), (
+                lesson, i)
+            # A dashboard runs no cell again: no prediction asks to run or re-run a cell.
+            assert "run this cell" not in src.lower() and "run the cell" not in src.lower()
+
+
+def before_cell(lesson: int, prompt: str, answer_code: str) -> None:
+    """The prediction holding `prompt` comes before the code cell that prints its answer."""
+    ask = [i for i, s in predictions(lesson) if prompt in s]
+    assert len(ask) == 1, (lesson, prompt)
+    assert ask[0] < index_of(lesson, answer_code, "code"), (lesson, prompt)
+
+
+def nb5_view():
+    g = Game(State.new(2, Rules(players=2, first_player=0), seed=11),
+             [make_bot("greedy"), make_bot("greedy")], 11)
+    return g.advance(until=lambda s: s.round == 5 and s.player == 0 and s.phase == "draw").view(0)
+
+
+def test_nb5_predictions():
+    from henkit.hens import deck_cards
+
+    deck = deck_cards()
+    n, k = len(deck), sum(c.breed.code == "Pa" for c in deck)
+    before_cell(5, "at least one of them \"\n        \"is a Padovana", "both = Fraction(K, N)")
+    says(words_of(5, "at least one of them is a Padovana"), f"full deck of {n}", f"{n - k}/{n}",
+         f"{n - k - 1}/{n - 1}")
+    assert 1 - Fraction(n - k, n) * Fraction(n - k - 1, n - 1) == Fraction(131, 426)
+    before_cell(5, "Draw 16 cards", "K_ce = sum(")
+    ce = sum(c.breed.code == "Ce" for c in deck)
+    without = 1 - Fraction(comb(n - ce, 16), comb(n, 16))
+    assert without > 1 - (1 - Fraction(ce, n)) ** 16  # "without replacement" is the answer
+    says(words_of(5, "Draw 16 cards"), f"the {ce} Cemani")
+    says(source(code(5, "Draw 16 cards")), '"without replacement", kind="choice"')
+    view = nb5_view()
+    su = draw_odds(view, "Su", 2)
+    before_cell(5, "6 of the 32 unseen cards are Sultans", 'for kind in ("Su", 6, "Ce2")')
+    says(words_of(5, "unseen cards are Sultans"),
+         f"{su.matching} of the {su.unseen} unseen cards are Sultans",
+         f"N = {su.unseen} unseen cards and K = {su.matching} Sultans",
+         f"1 - C({su.unseen - su.matching}, 2)/C({su.unseen}, 2)")
+    assert su.at_least_one == 1 - Fraction(comb(su.unseen - su.matching, 2), comb(su.unseen, 2))
+    free = view.barnyard.coop_cells()
+    odds = {cell: draw_odds(view, cell, 1) for cell in free}
+    worst = min(free, key=lambda cell: odds[cell].at_least_one)
+    assert worst == (0, 2) and sorted(o.at_least_one for o in odds.values())[1] > odds[worst].at_least_one
+    says(words_of(5, "least likely to get a hen"),
+         f"only {odds[worst].matching} of the {odds[worst].unseen} unseen cards do")
+    before_cell(5, "least likely to get a hen", "draw_odds_chart(view, cells")
+    before_cell(5, "how likely is it now that player 2's hand holds another Barnevelder",
+                "bayes_table(ba_rows")
+    says(source(code(5, "holds another Barnevelder")), 'choices=("more likely", "just as likely", "less likely")',
+         '"less likely", kind="choice"')
+    assert taken().holds("Ba")[1] < taken().holds("Ba")[0]
+    before_cell(5, "next card off the deck is a Barnevelder", "'next deck card'")
+
+
+def test_nb6_predictions():
+    yard = Barnyard.parse("Su5 Su2\nCe4 ##")
+    su1 = len(yard.hen_cells("Su1"))
+    says(source(code(6, "how many cells may Su1 go")), 'len(yard.hen_cells(card("Su1")))')
+    assert su1 == 6
+    before_cell(6, "how many cells may Su1 go", 'show(yard, yard.hen_cells(card("Su1")))')
+    row = Barnyard.parse("Pa1 Pa2 Pa3 Pa4")
+    assert len(row.hen_cells("Pa5")) == 8
+    before_cell(6, "On how many cells may Pa5 go", 'row = Barnyard.parse("Pa1 Pa2 Pa3 Pa4")')
+    farm = Barnyard.parse("Pa1 Pa1 Pa6 Pa2\nPa3 Wy2* Wy5 Wy3\n..  Wy4 Wy1 ..")
+    pa, wy = (g for g in sorted(farm.groups(), key=lambda g: g.breed))
+    says(words_of(6, "how many points does it score"),
+         f"a Padovana group ({pa.size} hens, {pa.eggs} eggs)",
+         f"a Wyandotte group with the rooster ({wy.size} hens, {wy.eggs} eggs)",
+         "6, not")
+    says(source(code(6, "With no goal card, how many points")), "lambda: total(farm, goal=None)")
+    assert total(farm, goal=None) == wy.eggs == 6
+    says(words_of(6, "how many points does it score"), f"not {pa.eggs} and not {pa.eggs + wy.eggs}")
+    before_cell(6, "With no goal card, how many points", "s = score(farm, goal=None)")
+
+
+def coverage(n: int = 100) -> Fraction:
+    """The exact chance that the Wilson 95 % interval of n fair coin flips contains 1/2."""
+    return sum((Fraction(comb(n, k), 2 ** n) for k in range(n + 1)
+                if wilson_interval(k, n)[0] <= 0.5 <= wilson_interval(k, n)[1]), Fraction(0))
+
+
+def edge_shown(n: int) -> Fraction:
+    """The exact chance that n games' interval lies above 50 % when the true rate is 52 %."""
+    fewest = next(k for k in range(n // 2, n + 1) if wilson_interval(k, n)[0] > 0.5)
+    return Fraction(sum(comb(n, k) * 13 ** k * 12 ** (n - k) for k in range(fewest, n + 1)), 25 ** n)
+
+
+def test_nb7_predictions():
+    cover = coverage()
+    assert 0.94 < cover < 0.95  # not exactly 95 %: whole numbers of heads
+    src = source(code(7, "contains the true chance 1/2"))
+    says(src, "lambda: coin_coverage(100)")
+    before_cell(7, "contains the true chance 1/2", "heads = rng.binomial(100, 0.5, size=2_000)")
+    out = output(code(7, "heads = rng.binomial(100, 0.5, size=2_000)"))
+    sim = float(re.search(r"simulated: ([\d.]+)%", out)[1]) / 100
+    assert abs(sim - float(cover)) < 4.5 * math.sqrt(float(cover * (1 - cover)) / 2000)
+    says(words_of(7, "really wins 52 % of games"), "2,400 games")
+    says(source(code(7, "def edge_shown(")), "lambda: edge_shown(2_400)")
+    shown = edge_shown(2400)
+    assert abs(float(shown) - 0.5) < 0.02
+    before_cell(7, "def edge_shown(", "def power(n, p=0.52):")
+    before_cell(7, "half as wide", 'for n in (10, 40, 160, 640, 2560, 10240):')
+    says(source(code(7, "half as wide")), '"4 times", kind="choice"')
+    lo, hi = wilson_interval(50, 100)
+    lo4, hi4 = wilson_interval(200, 400)
+    assert abs((hi - lo) / (hi4 - lo4) - 2) < 0.05  # Wilson: close to 1/sqrt(n)
+
+
+def test_no_prediction_widget_output_shows_its_answer():
+    # A widget's plain-text record holds only the start of its question.
+    for lesson in NAMES:
+        for i, _ in predictions(lesson):
+            text = output(cells(lesson)[i])
+            for answer in ("131/426", "171/496", "6/29", "less likely", "(0, 2)"):
+                assert answer not in text, (lesson, i, answer)
