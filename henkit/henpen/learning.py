@@ -155,7 +155,8 @@ class Grade:
     agreement: float
     """Share of all decision points where the learned choice is an optimal one."""
     agreement_seen: float
-    """The same share among the decision points training has met at least once."""
+    """The same share among the decision points training has met at least once (0 before
+    training has met any)."""
     agreement_weighted: float
     """The same share, each decision point weighted by how often optimal play meets it."""
     value: float
