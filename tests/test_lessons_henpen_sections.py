@@ -424,3 +424,23 @@ def test_the_explanations_state_the_engines_numbers():
          f"about {round(100 * threshold_fails(25))} %", f"about {round(100 * greedy_fails())} %")
     says(explained(4, "serving 30 at risk cost"),
          f"costs {-position_reward(GRILL, 30, OTHERS).fail_value} worms")
+
+
+def test_the_teacher_pages_give_the_boxes_exact_answers():
+    for lesson, expected in expected_answers().items():
+        page = (ROOT / "docs" / "teacher" / LESSONS[lesson].replace(".ipynb", ".md")).read_text("utf-8")
+        boxes = page.split("### The prediction boxes", 1)[1].split("\n## ", 1)[0]
+        rows = [line for line in boxes.splitlines() if line.startswith("| ") and "---" not in line]
+        assert len(rows) == len(expected) + 1, f"lesson {lesson}: one row per box, and a header"
+        for row, (_words, exact) in zip(rows[1:], expected, strict=True):
+            assert f"| {exact} |" in row, f"lesson {lesson}: {row!r} should say {exact!r}"
+        sheet = (ROOT / "docs" / "teacher" / "worksheets" / LESSONS[lesson].replace(".ipynb", ".md"))
+        table = sheet.read_text("utf-8").split("prediction boxes on the dashboard", 1)[1]
+        assert table.count("\n| ") - 1 >= len(expected) - 1  # a row to fill in per box (or so)
+    groups, optimal = small_case()
+    page = (ROOT / "docs" / "teacher" / "03_expected_value_and_stopping.md").read_text("utf-8")
+    worked = page.split("### Backward induction by hand", 1)[1]
+    p = {k: v[0] for k, v in groups.items()}
+    says(worked, f"two 4s ({p['two 4s']}) total 29, 3 worms", f"a bust ({p['two old faces (bust)']}) 0",
+         f"a 4 and an old face ({p['a 4 and an old face']})", f"a 4 and a 5 ({p['a 4 and a 5']}): 2",
+         f"= {optimal.value_if_roll(SMALL)} worms, more than the {optimal.value_if_stop(SMALL)} worm")
