@@ -443,3 +443,53 @@ def test_no_prediction_widget_output_shows_its_answer():
             text = output(cells(lesson)[i])
             for answer in ("131/426", "171/496", "6/29", "less likely", "(0, 2)"):
                 assert answer not in text, (lesson, i, answer)
+
+
+# -- the teacher pages say the same numbers ------------------------------------------------------
+
+TEACHER = NOTEBOOKS.parent / "docs" / "teacher"
+
+
+def page(stem: str) -> str:
+    return (TEACHER / f"{stem}.md").read_text(encoding="utf-8")
+
+
+def test_teacher_page_5_states_the_engines_numbers():
+    from henkit.hens import deck_cards
+
+    text = page("05_hens_deck_and_drawing")
+    post = taken()
+    deck = deck_cards()
+    n, pa = len(deck), sum(c.breed.code == "Pa" for c in deck)
+    ce = sum(c.breed.code == "Ce" for c in deck)
+    two = 1 - Fraction(n - pa, n) * Fraction(n - pa - 1, n - 1)
+    view = nb5_view()
+    su = draw_odds(view, "Su", 2).at_least_one
+    ba_before, ba_after = post.holds("Ba")
+    pa_before, pa_after = post.holds("Pa")
+    ce_before, ce_after = post.holds("Ce")
+    engine, bayes = post.deck_top("Ba")
+    without = 1 - Fraction(comb(n - ce, 16), comb(n, 16))
+    with_ = 1 - (1 - Fraction(ce, n)) ** 16
+    says(text, f"{two} ({pct(two)})", f"without replacement ({float(without):.4f} against {float(with_):.4f})",
+         f"{su} ({pct(su)})", f"(0, 2): {draw_odds(view, (0, 2), 1).matching} of "
+                              f"{draw_odds(view, (0, 2), 1).unseen} unseen cards fit",
+         f"impossible ({ba_before}, {pct(ba_before)}, before; {ba_after} after)",
+         f"{bayes} ({pct(bayes)}); the engine's odds, which ignore why, {engine} ({pct(engine)})",
+         f"({pct(ba_before)} before the take, 0 after)", f"the engine's odds stay {engine}",
+         f"({bayes} for the greedy bot)", f"a Padovana {pct(pa_before)} to {pct(pa_after)}",
+         f"a Cemani {pct(ce_before)} to {pct(ce_after)}", "likelihood 1/2 for every hand",
+         "Counting it among the unseen cards (7/34)")
+
+
+def test_teacher_pages_6_and_7_state_the_engines_numbers():
+    yard = Barnyard.parse("Su5 Su2\nCe4 ##")
+    farm = Barnyard.parse("Pa1 Pa1 Pa6 Pa2\nPa3 Wy2* Wy5 Wy3\n..  Wy4 Wy1 ..")
+    text6 = page("06_placing_hens")
+    says(text6, f"| {len(yard.hen_cells('Su1'))} cells |",
+         f"| {len(Barnyard.parse('Pa1 Pa2 Pa3 Pa4').hen_cells('Pa5'))} cells (none at the ends",
+         f"| {total(farm, goal=None)} points (not 8, not 14) |", "(6 points, not 8 + 6 = 14)")
+    text7 = page("07_strategy_arena")
+    cover = coverage()
+    says(text7, f"| {pct(cover)} (a binomial sum", f"(exactly {pct(cover)})", "| 4 times |",
+         f"| {pct(edge_shown(2400))} (the power: about half the time) |")
