@@ -485,6 +485,7 @@ class Predict(w.VBox):
             self.run_button = button(run_label, "Run the experiment once more with the next "
                                      "random numbers of this seed", self.run_once,
                                      button_style="info")
+            self.run_button.add_class("hk-predict-run")  # pages and tests find the experiment
             experiment_rows += [self.seed_box, self.run_button, self.results_html]
             self._rng = make_rng(self.seed_box.seed if self.seed_box.seed is not None
                                  else first_seed)

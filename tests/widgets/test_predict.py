@@ -379,6 +379,7 @@ def test_a_trial_is_counted_press_after_press_and_restarts_with_the_seed():
     p = Predict("At least one worm in 8 dice?", 1 - Fraction(5, 6) ** 8, trial=one_first_roll,
                 trials=10, event="showed a worm", seed=2)
     assert p.run_button.description == "Try it 10 times"
+    assert "hk-predict-run" in p.run_button._dom_classes and "hk-predict" in p._dom_classes
     p.set_prediction("80")
     p.lock()
     rng = make_rng(2)
