@@ -168,6 +168,10 @@ def test_waiting_for_a_card():
          f"({n} + 1)/2 = **{float(one.mean):g}** draws", f"with mean **{n}** draws",
          f"{float(two.mean):.2f} draws on average")
     assert waiting_spread(Fraction(1, n)).mean == n and float(one.mean) == pytest.approx(n / 2, abs=0.5)
+    # "each miss makes the next draw a little likelier to hit (1/72, then 1/71, ...)"
+    law = draws_until(n)
+    says(f"(1/{n}, then 1/{n - 1}, ...)")
+    assert [law[k] / (1 - sum(law[j] for j in range(1, k))) for k in (1, 2)] == [Fraction(1, n), Fraction(1, n - 1)]
 
 
 # -- the answers -------------------------------------------------------------------------------
