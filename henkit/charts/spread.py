@@ -170,15 +170,18 @@ def need_chart(dists: Mapping[str, Mapping[int, Any]], turns: int, title: str | 
     sums = {name: sum_of_turns(d, turns) for name, d in ds.items()}
     top = max(max(d) for d in sums.values())
     ks = list(range(1, top + 1))
+    lines = {name: [float(chance_at_least(d, k)) for k in ks] for name, d in sums.items()}
     data = []
-    for i, (name, d) in enumerate(sums.items()):
-        ys = [float(chance_at_least(d, k)) for k in ks]
+    for i, (name, ys) in enumerate(lines.items()):
+        # Each chance is written above its point where this line is the highest at that k, below
+        # it elsewhere, so that two lines' numbers do not sit on each other.
+        top = [all(y >= other[j] for other in lines.values()) for j, y in enumerate(ys)]
         data.append({
             "type": "scatter", "mode": "lines+markers+text", "name": name, "x": ks, "y": ys,
             "line": {"color": series_colour(i), "width": 3}, "marker": {"size": 10},
             "text": [_percent(y) if y >= 0.01 else "" for y in ys],
-            "textposition": "top center" if i % 2 == 0 else "bottom center",
-            "textfont": {"size": LABEL_SIZE - 2, "color": series_colour(i)},
+            "textposition": ["top center" if t else "bottom center" for t in top],
+            "textfont": {"size": LABEL_SIZE, "color": series_colour(i)},
             "hovertemplate": f"{name}<br>at least %{{x}} worms: %{{y:.4f}}<extra></extra>",
         })
     title = (f"The chance of winning at least k worms in {turns} turns" if title is None

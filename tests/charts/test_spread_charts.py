@@ -83,6 +83,12 @@ def test_need_chart_draws_the_chance_of_at_least_k_worms(worms):
         assert list(trace.x) == list(range(1, 13))
         assert list(trace.y) == [float(sp.chance_at_least(total, k)) for k in trace.x]
     assert "3 turns" in fig.layout.title.text
+    # The chances are written on the chart at 16 px or more, the higher line's above its points.
+    careful, bold = fig.data
+    for k, (c, b) in enumerate(zip(careful.y, bold.y, strict=True)):
+        assert careful.textposition[k] == ("top center" if c >= b else "bottom center")
+        assert bold.textposition[k] == ("top center" if b >= c else "bottom center")
+    assert careful.textfont.size >= LABEL_SIZE and bold.textfont.size >= LABEL_SIZE
 
 
 def test_figures_are_reproducible_and_use_only_safe_characters(worms):
