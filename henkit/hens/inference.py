@@ -319,20 +319,27 @@ def posterior(view: View, seat: int, likelihood: Likelihood) -> Posterior:
     hands, ways, everything = _handfuls(view, seat)
     known = view.known_in_hand[seat]
     likes = []
-    for hand in hands:
+    exact: dict[object, Fraction] = {}  # each distinct likelihood made a Fraction once
+    by_like: dict[Fraction, int] = {}  # likelihood -> ways of the hands that have it
+    for hand, n in zip(hands, ways, strict=True):
         try:
             like = likelihood(tuple(sorted(known + hand)) if known else hand)
         except Exception as e:  # noqa: BLE001 - a caller's likelihood may raise anything
             raise ValueError(f"the likelihood failed on the hand {', '.join(map(str, hand))}: "
                              f"{type(e).__name__}: {e}"[:300]) from None
-        if isinstance(like, bool):
-            like = int(like)
-        if not isinstance(like, int | Fraction) or not 0 <= like <= 1:
-            raise ValueError(f"a likelihood must be an exact chance from 0 to 1 (an int, a "
-                             f"Fraction or a bool), not {like!r} for the hand "
-                             f"{', '.join(map(str, hand))}"[:200])
-        likes.append(Fraction(like))
-    weight = sum((n * like for n, like in zip(ways, likes, strict=True) if like), Fraction(0))
+        got = exact.get(like) if isinstance(like, int | Fraction) else None
+        if got is None:
+            if isinstance(like, bool):
+                like = int(like)
+            if not isinstance(like, int | Fraction) or not 0 <= like <= 1:
+                raise ValueError(f"a likelihood must be an exact chance from 0 to 1 (an int, a "
+                                 f"Fraction or a bool), not {like!r} for the hand "
+                                 f"{', '.join(map(str, hand))}"[:200])
+            got = exact[like] = Fraction(like)
+        likes.append(got)
+        by_like[got] = by_like.get(got, 0) + n
+    # Whole numbers of ways per likelihood, multiplied once (Fractions are slow one by one).
+    weight = sum((like * n for like, n in by_like.items()), Fraction(0))
     if weight == 0:
         raise ValueError("the evidence has chance 0 under this likelihood: no possible hand "
                          "explains it")
