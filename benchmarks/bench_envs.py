@@ -7,7 +7,8 @@ gave with its last observation (`info["action_mask"]` for Gymnasium, the observa
 and 1, so the legal indices come from a boolean view of the mask, for which numpy's `nonzero` is
 several times faster than for int8 on Hens' 3,545 actions). Henpen's Gymnasium
 step plays the opponents' whole turns (random bots here) before it returns, as a pickomino-env
-step plays its bots' (pickomino-env's default: one bot). A pickomino-env step takes a face and
+step plays its bots', so each is paired with a pickomino-env of as many bots; the AEC
+environments with pickomino-env's default of one bot. A pickomino-env step takes a face and
 says roll or stop (`benchmarks.bench_henpen_play.peer_random_steps`, the loop of
 `benchmarks.harness.pickomino_steps_per_second`).
 
@@ -60,23 +61,28 @@ def aec_steps(env, rng: np.random.Generator, steps: int = 2_000) -> int:
     return steps
 
 
-def workloads() -> list[tuple[str, Callable[[np.random.Generator], int]]]:
-    """Every environment with its stepping loop."""
+Workload = tuple[str, Callable[[np.random.Generator], int], int]
+
+
+def workloads() -> list[Workload]:
+    """Every environment with its stepping loop and the bots of the pickomino-env it is paired
+    with: as many as the Gymnasium environment's opponents (both play their bots' turns inside
+    a step), pickomino-env's default of one for the AEC environments."""
     from henkit.envs import HenpenAECEnv, HenpenEnv, HensAECEnv
 
-    out: list[tuple[str, Callable[[np.random.Generator], int]]] = []
+    out: list[Workload] = []
     for players in (2, 4):
         env = HenpenEnv(players, opponents="random")
         out.append((f"henpen gymnasium, {players} players vs random bots",
-                    lambda rng, env=env: gym_steps(env, rng)))
+                    lambda rng, env=env: gym_steps(env, rng), players - 1))
     for players in (2, 7):
         env = HenpenAECEnv(players)
         out.append((f"henpen pettingzoo AEC, {players} players",
-                    lambda rng, env=env: aec_steps(env, rng)))
+                    lambda rng, env=env: aec_steps(env, rng), 1))
     for players in (2, 4):
         env = HensAECEnv(players)
         out.append((f"hens pettingzoo AEC, {players} players",
-                    lambda rng, env=env: aec_steps(env, rng)))
+                    lambda rng, env=env: aec_steps(env, rng), 1))
     return out
 
 
@@ -116,25 +122,29 @@ def run() -> list[Result]:
         import gymnasium
         import pickomino_env  # noqa: F401 - registers Pickomino-v0
 
-        peer_env = gymnasium.make("Pickomino-v0").unwrapped
+        def peer_env(bots: int) -> gymnasium.Env:
+            return gymnasium.make("Pickomino-v0", number_of_bots=bots).unwrapped
     except ImportError:
         peer_env = None
     load = machine_load()
-    for name, step in workloads():
+    for name, step, bots in workloads():
         if peer_env is None:
             ours = rate(lambda step=step: step(rng), min_seconds=SECONDS)
             peer = float(PEER_STEPS_PER_SECOND)
             source = (f"pickomino-env not installed (make bench installs it): {peer:,.0f} "
                       "steps/s of the development machine, wall clock")
         else:
+            penv = peer_env(bots)
             ours, peer = paired_rates(lambda step=step: step(rng),
-                                      lambda: peer_random_steps(peer_env, rng, 500))
-            source = f"pickomino-env {peer:,.0f} steps per CPU second beside it"
+                                      lambda penv=penv: peer_random_steps(penv, rng, 500))
+            source = (f"pickomino-env with {bots} bot{'s' * (bots > 1)}: {peer:,.0f} steps per "
+                      "CPU second beside it")
         results.append(Result(f"envs: {name} (vs {TARGET_RATIO}x peer)", ours, "st/s",
                               target=TARGET_RATIO * peer,
                               note=f"{ours / peer:.1f}x pickomino-env ({source})"))
     ref = f"{reference:,.0f} steps/s" if reference is not None else "not installed"
     results.append(Result("envs: machine reference, pickomino-env random play (wall clock)",
                           reference or float("nan"), "st/s",
-                          note=f"3,100 on the development machine; {load}: {ref}"))
+                          note=f"{ref} at {load}; 3,100 on an idle core of the development "
+                               "machine"))
     return results
