@@ -309,3 +309,38 @@ def test_the_experiments_land_near_the_exact_answers(predictions):
     assert bold > careful
     assert abs(numbers[3][0] - 6) < 4 * math.sqrt(30) / 10
     assert numbers[4][0] < 10  # percent: the exact chance is 2.4 %
+
+
+def test_the_experiments_are_the_sizes_the_text_says():
+    code = "\n".join(source(c) for c in cells() if c["cell_type"] == "code")
+    for said, done in [("each press rolls 8 dice 100 times", "simulate_roll_totals(8, 100, rng)"),
+                       ("rolls 8 dice 1,000 times", "simulate_roll_totals(8, 1000, seed)"),
+                       ("rolls 16 dice 1,000 times", "simulate_roll_totals(16, 1000, rng)"),
+                       ("checks the 8 dice with 10,000 rolls", "simulate_roll_totals(8, 10_000, seed)"),
+                       ("plays 1,000 sets of 3 turns", "simulate_turns(policy, 3000, rng)"),
+                       ("plays 20,000 seeded sets of 3 turns", "solve_turn(goal)), 60_000, seed)"),
+                       ("120,000 seeded rolls of one die", "simulate_face_counts(1, WORM, 120_000, seed)")]:
+        says(said)
+        assert done in code, done
+
+
+def test_the_teacher_page_states_the_engines_numbers():
+    page = fold((NOTEBOOK.parents[1] / "docs" / "teacher" / "10_spread_risk_and_waiting.md")
+                .read_text(encoding="utf-8"))
+    totals = roll_total_distribution(8)
+    s = spread_of(totals)
+    w = worms()
+    c, b = spread_of(w[CAREFUL]), spread_of(w[BOLD])
+    careful, bold = sum_of_turns(w[CAREFUL], 3), sum_of_turns(w[BOLD], 3)
+    within = sum(p for t, p in totals.items() if abs(t - s.mean) <= s.sd)
+    big = chance_at_least(w[MOST], 3)
+    for needle in (f"80/3, 160/9, about {s.sd:.2f} points", f"{pct(within)} of rolls",
+                   f"1.21 worms, SD {c.sd:.2f}", f"{b.mean:.2f} worms, SD {b.sd:.2f}",
+                   f"careful {pct(chance_at_least(careful, 3))} vs bold {pct(chance_at_least(bold, 3))}",
+                   f"6 worms: {pct(chance_at_least(careful, 6))} vs {pct(chance_at_least(bold, 6))}",
+                   f"bold fails in {pct(w[BOLD][0])} of turns and careful in {pct(w[CAREFUL][0])}",
+                   f"SD {waiting_spread(Fraction(1, 6)).sd:.2f}", f"{pct(Fraction(5, 6) ** 10)} of waits",
+                   f"{1 / float(big):.2f} turns playing for most worms",
+                   f"{float(spread_of(draws_until(72)).mean):g} draws on average, not 72"):
+        assert fold(needle) in page, needle
+    assert f"{c.mean:.2f}" == "1.21"
