@@ -121,7 +121,7 @@ class Arena(w.VBox):
                                      tooltip="The same seed gives the same games")
         self.new_seed_button = button("New seed", "Put a fresh random seed in the seed box "
                                       "(then press Run tournament)", self.new_seed)
-        self.seed_note = html(margin="0 0 0 1em")
+        self.seed_note = html(margin="0 0 0 1em", display="none")  # shown when it has a note
         self.seed.observe(lambda _c: self._show_seed_note(), names="value")
         self._show_seed_note()
         self.rotate = build(w.Checkbox, value=True, indent=False, description="Rotate seats",

@@ -110,7 +110,7 @@ class SeedBox(w.Box):
             tooltip=SEED_TIP.format(what=self.what), layout={"width": "16em"},
         )
         self.new_button = button("New seed", NEW_SEED_TIP, self.new_seed)
-        self.note = html(margin="0 0 0 1em")
+        self.note = html(margin="0 0 0 1em", display="none")  # _show_note shows a note
         self.text.observe(self._typed, names="value")
         super().__init__([self.text, self.new_button, self.note],
                          layout=shared_layout(display="flex", flex_flow="row wrap",
