@@ -206,9 +206,9 @@ class Arena(w.VBox):
     def _fit_seats(self) -> None:
         n = self.seats.value
         choices = BOT_CHOICES[self.game]
-        # Reuse the dropdowns: a dropped widget closes its model (Widget.__del__) while the page
-        # may still show it, and a new one is a new model for every viewer's page. A seat added
-        # (or every seat, for a new game) starts from the game's choices, as a new one would.
+        # Reuse the dropdowns: ipywidgets keeps a dropped widget's model open (its registry holds
+        # it), so a dropdown made per change was a leak, 3 models a seat. A seat added (or every
+        # seat, for a new game) starts from the game's choices, as a new one would.
         pool = self._select_pool
         while len(pool) < n:
             i = len(pool)

@@ -472,8 +472,9 @@ class BarnyardGame(w.VBox):
                     b.description = f"Draw from the deck ({len(s.deck)} cards)"
             return
         self._sources = key
-        # Reuse the buttons: a dropped widget closes its model (Widget.__del__) while the page
-        # may still show it ("widget model not found"), so buttons are made once and kept.
+        # Reuse the buttons, made once and kept: ipywidgets keeps a widget's model open until it
+        # is closed (its registry holds it, so dropping it frees nothing), and a button made per
+        # change would be one model more in the kernel and in every viewer's page.
         pool = self._source_pool
         while len(pool) < len(draws):
             i = len(pool)

@@ -442,8 +442,9 @@ class DiceTray(w.VBox):
             return
         self._stop_claims = key
         worms = self.state.rules.worms
-        # Reuse the buttons: a dropped widget closes its model (Widget.__del__) while the page
-        # may still show it ("widget model not found"), so buttons are made once and kept.
+        # Reuse the buttons, made once and kept: ipywidgets keeps a widget's model open until it
+        # is closed (its registry holds it, so dropping it frees nothing), and a button made per
+        # change would be one model more in the kernel and in every viewer's page.
         pool = self._stop_pool
         while len(pool) < len(claims):
             i = len(pool)
