@@ -112,6 +112,8 @@ class HensCodec:
         self.size = len(high)
         self._places: BoundedCache = BoundedCache()
         self._masks: BoundedCache = BoundedCache()
+        self._last_mask: tuple[tuple[int, ...] | None, np.ndarray | None] = (None, None)
+        self._tails: BoundedCache = BoundedCache()  # removed breeds -> their entries
         self._yards: dict[int, tuple[Barnyard, bytes]] = {}
         self._count_cache: BoundedCache = BoundedCache()
         self._blocks: dict[int, tuple[Any, ...]] = {}  # 2 seat + (seat is observer) -> last
@@ -188,11 +190,15 @@ class HensCodec:
 
     def mask(self, legal: tuple[int, ...]) -> np.ndarray:
         """The action mask (int8, 1 = legal) of these legal indices; a fresh array."""
+        last = self._last_mask
+        if last[0] is legal:  # asked again for the same decision: no hashing a long tuple
+            return last[1].copy()
         mask = self._masks.get(legal)
         if mask is None:
             mask = np.zeros(ACTIONS, dtype=np.int8)
             mask[list(legal)] = 1
             self._masks.put(legal, mask)
+        self._last_mask = (legal, mask)
         return mask.copy()
 
     def action(self, state: State, index: int) -> Any:
@@ -247,9 +253,12 @@ class HensCodec:
                 counts(known_q), counts(held_q)))
             blocks[slot] = (key, block)
             parts.append(block)
-        removed = bytearray(len(BREEDS))
-        for code in view.removed_breeds:
-            removed[BREED_INDEX[code]] = 1
+        removed = self._tails.get(view.removed_breeds)
+        if removed is None:
+            flags = bytearray(len(BREEDS))
+            for code in view.removed_breeds:
+                flags[BREED_INDEX[code]] = 1
+            removed = self._tails.put(view.removed_breeds, bytes(flags))
         parts += (bytes((view.deck_size, view.round, _PHASE_NUMBER[view.phase], view.draws,
                          (view.to_move - me) % n, (view.first_player - me) % n, view.goal)),
                   removed)
