@@ -7,7 +7,9 @@ Every widget that rolls or deals shows its seed, takes a typed one and draws a n
 dashboard each viewer starts from a seed of their own unless the lesson pins it), and the game
 widgets write their moves to the class pool (`seeding`; the arena's bot tournaments do not).
 The game pieces (dice, servings, hen cards, coops, the rooster) are drawn, not typed: inline SVG
-from `pieces`, sent once per widget in one style, with a text name for screen readers.
+from `pieces`, sent once per page in one style, with a text name for screen readers.
+Widgets that look alike share one Layout and one Style model (`common.shared_layout`), and a
+click changes widgets, never makes new ones: a dashboard's page gets few models to set up.
 """
 
 from henkit.widgets.arena import Arena
