@@ -317,3 +317,17 @@ def test_render_shows_the_position_and_the_numbered_actions(capsys):
     assert aec.render() is None
     assert "Actions: " in capsys.readouterr().out
     assert HenpenEnv(2).render() is None  # no render mode
+
+
+@pytest.mark.parametrize("opponent", ["optimal", "win"])
+def test_the_solver_bots_are_opponents_too(opponent):
+    env = HenpenEnv(2, opponent)
+    rng = np.random.default_rng(3)
+    _obs, info = env.reset(seed=3)
+    over, steps = False, 0
+    while not over:
+        _obs, reward, over, _t, info = env.step(pick(info["action_mask"], rng))
+        steps += 1
+        assert steps < MAX_STEPS
+    assert reward == env.state.returns()[0]
+    assert env.opponents[0].name == opponent
