@@ -351,9 +351,13 @@ class Tally:
 _STYLE = f"""<style>
 .{ROOT_CLASS}.hk-predict {{ border: 2px solid #424242; border-radius: 10px; padding: 8px 12px;
   margin: 6px 0; background: #FFFFFF; }}
-.{ROOT_CLASS} .widget-radio-box label {{ font-size: 18px; line-height: 1.4; min-height: 44px;
-  display: flex; align-items: center; }}
-.{ROOT_CLASS} .widget-radio-box input {{ width: 22px; height: 22px; margin-right: 8px; }}
+.{ROOT_CLASS}.hk-predict .widget-radio-box {{ flex-direction: row; flex-wrap: wrap;
+  column-gap: 1.6em; }}
+.{ROOT_CLASS}.hk-predict .widget-radio-box label {{ font-size: 18px; line-height: 1.4;
+  min-height: 44px; height: auto; display: flex; flex-direction: row-reverse;
+  justify-content: flex-end; align-items: center; }}
+.{ROOT_CLASS}.hk-predict .widget-radio-box input {{ float: none; width: 22px; height: 22px;
+  margin: 0 8px 0 0; }}
 .{ROOT_CLASS} .hk-question {{ font-size: 20px; line-height: 1.45; }}
 .{ROOT_CLASS} .hk-answer {{ border-left: 6px solid #0D47A1; padding: 6px 12px;
   background: #F3F7FC; color: #1A1A1A; font-size: 20px; line-height: 1.45; }}
@@ -471,7 +475,8 @@ class Predict(w.VBox):
         # that plays a game beside this widget offers no button here that does nothing.
         self.lock_button = button("Lock my prediction",
                                   "Record your prediction: then the experiment and the exact "
-                                  "answer open", self.lock, button_style="primary", disabled=True)
+                                  "answer open", self.lock, button_style="primary", disabled=True,
+                                  layout=w.Layout(width="auto"))
         self.reading = w.HTML()  # what the box reads now (not a live region: it follows keys)
         self.status = status_line()
         self.seed_box: SeedBox | None = None
@@ -484,7 +489,7 @@ class Predict(w.VBox):
                                     what="results")
             self.run_button = button(run_label, "Run the experiment once more with the next "
                                      "random numbers of this seed", self.run_once,
-                                     button_style="info")
+                                     button_style="info", layout=w.Layout(width="auto"))
             self.run_button.add_class("hk-predict-run")  # pages and tests find the experiment
             experiment_rows += [self.seed_box, self.run_button, self.results_html]
             self._rng = make_rng(self.seed_box.seed if self.seed_box.seed is not None
@@ -496,10 +501,10 @@ class Predict(w.VBox):
         self.reveal_button = button("Show the exact answer",
                                     "Show the exact answer and how far off your prediction was",
                                     self.reveal, button_style="success",
-                                    layout=w.Layout(display="none"))
+                                    layout=w.Layout(display="none", width="auto"))
         self.answer_html = w.HTML(layout=w.Layout(display="none"))
         self.again_button = button("Predict again", "Clear this prediction and make a new one",
-                                   self.again, layout=w.Layout(display="none"))
+                                   self.again, layout=w.Layout(display="none", width="auto"))
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             self.prompt_html,
@@ -585,7 +590,9 @@ class Predict(w.VBox):
         self.locked = True
         self.input.disabled = True
         self.lock_button.disabled = True
-        self.reading.value = ""
+        # The locked box is greyed out: the prediction is said again, in full contrast.
+        self.reading.value = (f"<div>Your locked prediction: "
+                              f"<b>{esc(self.question.say(self.prediction))}</b></div>")
         self.again_button.layout.display = ""
         said = self.question.say(self.prediction)
         if not self.has_experiment:

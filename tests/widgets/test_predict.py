@@ -184,6 +184,7 @@ def test_without_an_experiment_the_answer_opens_at_the_lock():
     p.set_prediction("30")
     assert "Your prediction: <b>30 %</b>" in p.reading.value and not p.lock_button.disabled
     assert p.lock() and p.revealed
+    assert p.reading.value == "<div>Your locked prediction: <b>30 %</b></div>"  # said in full
     assert p.answer_text.startswith(CHANCE.score("30", SEVEN_EIGHTEENTHS).text)
     assert shown(p.answer_html) and p.input.disabled and p.lock_button.disabled
 
