@@ -414,3 +414,29 @@ def test_a_trial_that_says_neither_yes_nor_no_is_said_not_raised():
 def test_a_trial_that_is_not_one_is_refused(kwargs, words):
     with pytest.raises(ValueError, match=re.escape(words)):
         Predict(**{"prompt": "Q?", "answer": Fraction(1, 3), **kwargs})
+
+
+@given(typed=st.one_of(st.text(max_size=30), junk()))
+@settings(max_examples=80, deadline=None, derandomize=True)
+@example(typed="1e5")
+@example(typed="٣٠")  # digits of another script
+@example(typed="nan")
+@example(typed="1//2")
+def test_reading_anything_is_a_prediction_or_a_value_error(typed):
+    for question in (CHANCE, Question("number", low=21, high=36, whole_only=True),
+                     Question("choice", choices=("stop", "roll"))):
+        value = only_value_error(question.parse, typed)
+        if value is not None and question.kind == "chance":
+            assert 0 <= value <= 1
+        if value is not None and question.kind == "number":
+            assert 21 <= value <= 36 and value.denominator == 1
+
+
+@given(said=st.fractions(0, 10, max_denominator=100), exact=st.fractions(0, 10))
+@settings(max_examples=60, deadline=None, derandomize=True)
+def test_a_number_score_says_how_far_off_and_which_way(said, exact):
+    q = Question("number", low=0, high=10, unit="worms", digits=2)
+    s = q.score(said, exact)
+    assert s.off == said - exact and s.right == (said == exact)
+    if said != exact:
+        assert ("high" in s.text) == (said > exact) and ("low" in s.text) == (said < exact)
