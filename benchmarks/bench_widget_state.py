@@ -12,13 +12,17 @@ The figures are counts and bytes, not times: they do not move with the machine's
 notebooks run in notebook mode (their own seeds, so the same figures every run); on a dashboard
 each viewer's fresh seed changes a few digits, not the models. `--against REV` measures the same
 notebooks with the widgets of a git revision (a worktree on the kernel's PYTHONPATH) beside
-this tree's: the before and after of one run, even while the notebooks change.
+this tree's: the before and after of one run, even while the notebooks change (a notebook that
+needs widgets REV does not have is reported as not run). HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb
+measures only some. The browser tests' probe page (one button, one label, one chart: the floor
+of issue 14) is measured first, for scale.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -26,6 +30,7 @@ from benchmarks.harness import Result
 
 REPO = Path(__file__).resolve().parent.parent
 NOTEBOOKS = REPO / "notebooks"
+PROBE = REPO / "tests" / "browser" / "probe.ipynb"
 CELL_TIMEOUT_S = 300
 
 # The last cell: the models as Voilà's request_states reply holds them (ipywidgets'
@@ -50,8 +55,11 @@ print('HENKIT-STATS ' + _hk_j.dumps({
 
 
 def dashboard_notebooks() -> list[Path]:
-    """The dashboard notebooks: notebooks/NN_name.ipynb, sorted by name."""
-    return sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    """The dashboard notebooks, notebooks/NN_name.ipynb sorted by name (those named in
+    HENKIT_BENCH_DASHBOARDS when it is set)."""
+    found = sorted(p for p in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    wanted = os.environ.get("HENKIT_BENCH_DASHBOARDS")
+    return [p for p in found if p.name in wanted.split(",")] if wanted else found
 
 
 def measure(notebook: Path, tree: Path | None = None) -> dict:
@@ -71,7 +79,7 @@ def measure(notebook: Path, tree: Path | None = None) -> dict:
             os.environ["PYTHONPATH"] = str(tree)
         try:
             NotebookClient(nb, timeout=CELL_TIMEOUT_S, kernel_name="python3",
-                           resources={"metadata": {"path": str(NOTEBOOKS)}}).execute()
+                           resources={"metadata": {"path": str(notebook.parent)}}).execute()
         finally:
             os.environ.clear()
             os.environ.update(saved)
@@ -95,14 +103,17 @@ def run(against: str | None = None) -> list[Result]:
 
         sides.insert(0, (f" [{against}]", worktree(against)))
     results = []
-    for notebook in dashboard_notebooks():
-        for label, tree in sides:
-            name = notebook.stem[:34] + label
+    for notebook in [PROBE, *dashboard_notebooks()]:
+        for label, tree in sides if notebook != PROBE else [("", None)]:
+            name = ("probe page (the floor)" if notebook == PROBE else notebook.stem[:34]) + label
             try:
                 stats = measure(notebook, tree)
             except Exception as e:  # noqa: BLE001 - a notebook that fails is reported, not fatal
+                # A cell's error ends with its last line (e.g. "ModuleNotFoundError: ...").
+                text = re.sub(r"\x1b\[[0-9;]*m", "", str(e))  # the traceback's colours
+                why = ([x for x in text.splitlines() if x.strip()] or [type(e).__name__])[-1]
                 results.append(Result(f"{name}: widget models", float("nan"), "models",
-                                      note=f"did not run: {type(e).__name__}: {str(e)[:200]}"))
+                                      note=f"did not run: {why[:200]}"))
                 continue
             where = "" if tree is None or stats["henkit"].startswith(str(tree)) else \
                 f"; CAUTION: henkit came from {stats['henkit']}, not the worktree"
