@@ -138,6 +138,34 @@ def tournament(page: Page) -> str:
     return "after a tournament"
 
 
+def predict(page: Page) -> str:
+    """Make the first prediction of the page (the box's own example, or the first choice), lock
+    it, run its experiment once when it has one, and show the exact answer."""
+    widget = page.locator(".hk-predict").first
+    widget.scroll_into_view_if_needed()
+    box = widget.get_by_role("textbox", name="Prediction")
+    if box.count():
+        example = box.get_attribute("placeholder").removeprefix("e.g. ")
+        box.fill(example)
+    else:
+        widget.get_by_role("radio").first.check()
+    lock = widget.get_by_role("button", name="Lock my prediction")
+    expect(lock).to_be_enabled(timeout=ANSWER_MS)
+    lock.click()
+    reveal = widget.get_by_role("button", name="Show the exact answer")
+    expect(reveal).to_be_visible(timeout=ANSWER_MS)
+    runs = widget.locator(".hk-predict-run")
+    if runs.count() and runs.first.is_visible():
+        before = widget.inner_text()
+        runs.first.click()
+        page.wait_for_function("([el, b]) => el.innerText !== b",
+                               arg=[widget.element_handle(), before], timeout=ANSWER_MS)
+    reveal.click()
+    expect(widget.get_by_role("region", name=re.compile("^The exact"))).to_be_visible(
+        timeout=ANSWER_MS)
+    return "after a prediction, its experiment and the exact answer"
+
+
 ACTIONS: dict[str, Callable[[Page], str]] = {
     "01_rolling_dice.ipynb": roll,
     "02_push_your_luck.ipynb": roll,
@@ -146,6 +174,7 @@ ACTIONS: dict[str, Callable[[Page], str]] = {
     "05_hens_deck_and_drawing.ipynb": placement,
     "06_placing_hens.ipynb": placement,
     "07_strategy_arena.ipynb": tournament,
+    "10_spread_risk_and_waiting.ipynb": predict,
 }
 
 
