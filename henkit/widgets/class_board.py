@@ -48,7 +48,15 @@ from henkit.classpool.exact import (
 from henkit.classpool.records import check_session
 from henkit.classpool.stores import open_store
 from henkit.hens.rules import check_players
-from henkit.widgets.common import button, keep_alive, show_figure, show_text
+from henkit.widgets.common import (
+    build,
+    button,
+    hbox,
+    keep_alive,
+    shared_layout,
+    show_figure,
+    show_text,
+)
 
 LOG = logging.getLogger("henkit.classpool")
 
@@ -108,11 +116,13 @@ def _store(store: object) -> tuple[ClassStore, bool]:
 
 
 def _half(children: list[w.Widget]) -> w.Box:
-    return w.Box(children, layout=w.Layout(display="flex", flex_flow="row wrap", width="100%"))
+    return build(w.Box, *children, layout={"display": "flex", "flex_flow": "row wrap",
+                                           "width": "100%"})
 
 
 def _cell() -> w.Output:
-    return w.Output(layout=w.Layout(width="50%", min_width="420px", flex="1 1 420px"))
+    # One Layout shared by the board's eight charts (common.shared_layout: a model less each).
+    return build(w.Output, layout={"width": "50%", "min_width": "420px", "flex": "1 1 420px"})
 
 
 class ClassBoard(w.VBox):
@@ -150,9 +160,9 @@ class ClassBoard(w.VBox):
         self._thread: threading.Thread | None = None
         self._law_thread: threading.Thread | None = None
 
-        self.header = w.HTML(layout=w.Layout(min_height="2.2em"))
-        self.counts = w.HTML()
-        self.status = w.HTML(layout=w.Layout(min_height="1.6em"))
+        self.header = build(w.HTML, layout={"min_height": "2.2em"})
+        self.counts = build(w.HTML)
+        self.status = build(w.HTML, layout={"min_height": "1.6em"})
         # Not needed (the board refreshes by itself): for a teacher who wants it now.
         self.refresh_button = button("Refresh now", "Read the class pool now (the board also "
                                      "refreshes by itself)", self.refresh)
@@ -160,11 +170,11 @@ class ClassBoard(w.VBox):
         self.bust_out, self.draw_out = _cell(), _cell()
         self.ending_outs = [_cell() for _ in range(MAX_ENDING_CHARTS)]
         super().__init__([
-            self.header, self.counts, w.HBox([self.refresh_button, self.status]),
+            self.header, self.counts, hbox([self.refresh_button, self.status]),
             _half([self.first_out, self.distance_out]),
             _half([self.bust_out, self.draw_out]),
             _half(self.ending_outs),
-        ])
+        ], layout=shared_layout())
         self.add_class("henkit-class-board")
         self._say_header()
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
