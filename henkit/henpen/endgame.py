@@ -267,9 +267,37 @@ def _solve_exact(rules: Rules, end: np.ndarray, fail: int) -> tuple[np.ndarray, 
 
 
 def _turn_value_float(rules: Rules, turn: _Turn, values: list[float]) -> float:
-    end, fail, _best = _ends(rules, turn, values, -1.0)
+    end, fail = _ends_float(rules, turn, values)
     value, _roll = _solve_float(rules, end, fail)
-    return float(value[_space(rules).find_node(rules.dice, 0, 0)])
+    return float(value[_root(rules)])
+
+
+def _ends_float(rules: Rules, turn: _Turn, values: list[float]) -> tuple[np.ndarray, float]:
+    """`_ends` in floats, in a few numpy steps (it runs once per turn solve): per node the
+    value of ending there (-1 where the player may not stop), and the failure's value."""
+    total, has_worm, rollable, _levels, _scale = _tables(rules)
+    vals = np.array([*values, -1.0])  # the last entry: "no claim" (`_total_index`)
+    stop = vals[_total_index(turn.at_total)].max(axis=1)[total]
+    can = (stop >= 0) & has_worm
+    end = np.where(can, stop, -1.0)
+    end[~rollable & ~can] = values[0]  # a turn that ends by itself without a claim fails (P5)
+    return end, values[0]
+
+
+@lru_cache(maxsize=50_000)
+def _total_index(at_total: tuple[tuple[int, ...], ...]) -> np.ndarray:
+    # Per total, the outcomes it may claim (at most two: a grill serving and a steal), padded
+    # with -1: the "no claim" entry `_ends_float` puts last.
+    index = np.full((len(at_total), 2), -1, dtype=np.intp)
+    for t, here in enumerate(at_total):
+        index[t, :len(here)] = here
+    index.flags.writeable = False
+    return index
+
+
+@lru_cache(maxsize=16)
+def _root(rules: Rules) -> int:
+    return _space(rules).find_node(rules.dice, 0, 0)
 
 
 def _common(values: list[Fraction]) -> int:
@@ -288,6 +316,145 @@ def _turn_value_exact(rules: Rules, turn: _Turn, values: list[Fraction]) -> tupl
     value, roll = _solve_exact(rules, end, fail)
     root = _space(rules).find_node(rules.dice, 0, 0)
     return Fraction(int(value[root]), d * scale), (value, roll, end, best)
+
+
+# ----- exact turn solves, guided by floats ---------------------------------------------------------
+#
+# The exact turn solve above carries every node's value as a multiple of 1 / (scale * common
+# denominator): with the outcomes' values of a deep endgame (fractions of hundreds of digits) that
+# is tens of milliseconds a turn. `_exact_turn` gets the same answer from the float solve's
+# decisions: each node carries instead the exact chance of each outcome from there under the
+# best play (a "law": whole numbers out of 6**S, S = d + (d-1) + ... + 1, so of fixed size),
+# computed modulo a few primes below 2**26 in float64 (every product stays below 2**53, so
+# exact, and float division is much faster than numpy's integer remainder) and rebuilt exactly
+# (Chinese remainders) where needed. A decision whose best option beats the others by more than DELTA in floats is the
+# exact decision (float error is far below DELTA); where options come closer, equal laws mean
+# equal values, and the rest are compared exactly.
+
+DELTA = 1e-9
+"""Float gap above which a float decision of the turn solve is taken as the exact one."""
+
+
+def _is_prime(n: int) -> bool:
+    # Deterministic Miller-Rabin for n < 3.4e14 (bases 2, 3, 5, 7, 11, 13, 17).
+    d, r = n - 1, 0
+    while d % 2 == 0:
+        d, r = d // 2, r + 1
+    for a in (2, 3, 5, 7, 11, 13, 17):
+        x = pow(a, d, n)
+        if x in (1, n - 1):
+            continue
+        for _ in range(r - 1):
+            x = x * x % n
+            if x == n - 1:
+                break
+        else:
+            return False
+    return True
+
+
+@lru_cache(maxsize=16)
+def _modular(rules: Rules) -> tuple[Any, ...]:
+    """Primes whose product exceeds 6**S, and per level of the turn space each pair's roll
+    weight modulo them, 1 / 6**n modulo them, and the Chinese-remainder coefficients."""
+    sp = _space(rules)
+    d = rules.dice
+    s_exp = d * (d + 1) // 2
+    primes: list[int] = []
+    n, product = (1 << 26) - 1, 1
+    while product <= SIDES**s_exp:
+        if _is_prime(n):
+            primes.append(n)
+            product *= n
+        n -= 2
+    pr = np.array(primes, dtype=np.float64)
+    levels = []
+    for a, c, children, starts, weights, sixes in _tables(rules)[3]:
+        w = np.array([[int(x) % q for q in primes] for x in weights], dtype=np.float64)
+        inv = np.array([pow(sixes, -1, q) for q in primes], dtype=np.float64)
+        levels.append((a, c, children, starts, w, inv))
+    unit = np.array([pow(SIDES, s_exp, q) for q in primes], dtype=np.float64)
+    crt = [(product // q) * pow(product // q, -1, q) for q in primes]
+    assert [lv[:2] for lv in levels] == [lv[:2] for lv in sp.level_tables]
+    return pr, levels, unit, crt, product, SIDES**s_exp
+
+
+def _crt(rules: Rules, residues: np.ndarray) -> list[int]:
+    """The whole numbers (one per row of `residues`, one column per prime) Chinese remainders
+    give: each a chance times 6**S."""
+    _pr, _levels, _unit, crt, product, _den = _modular(rules)
+    return [sum(int(r) * c for r, c in zip(row, crt, strict=True)) % product
+            for row in residues.tolist()]
+
+
+def _mod(x: np.ndarray, primes: np.ndarray) -> np.ndarray:
+    # x mod p for whole numbers below 2**53 held in floats: x / p is within far less than
+    # 1 / p of its true value, so the floor is exact, and so is the difference.
+    return x - np.floor(x / primes) * primes
+
+
+def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction]) -> tuple[Fraction, list[Fraction]]:
+    """The exact value of a position's turn given its outcomes' exact values, and the chance of
+    each outcome under the best play (the earliest best option on exact ties, stopping on a
+    tie between stopping and rolling: the choices of `_policy`)."""
+    sp = _space(rules)
+    total, has_worm, rollable, _levels, _scale = _tables(rules)
+    pr, levels, unit, _crtc, _product, den = _modular(rules)
+    floats = [float(v) for v in vals]
+    end_f, fail_f = _ends_float(rules, turn, floats)
+    value_f, roll_f = _solve_float(rules, end_f, fail_f)
+    best_at = np.array([max(here, key=vals.__getitem__) if here else -1
+                        for here in turn.at_total], dtype=np.intp)
+    claim = best_at[total]
+    can = (claim >= 0) & has_worm
+    outcome = np.where(can, claim, 0)  # where a stop ends: the best claim, else a failure
+    m = len(turn.outcomes)
+    law = np.zeros((sp.size + 1, m, len(pr)))
+    law[-1, 0] = unit  # FAIL: the failure for sure
+    fixed = np.flatnonzero(~rollable)
+    law[fixed, outcome[fixed]] = unit
+
+    known: dict[int, Fraction] = {}
+
+    def exact_value(row: np.ndarray) -> Fraction:
+        return sum((x * v for x, v in zip(_crt(rules, row), vals, strict=True) if x),
+                   Fraction(0)) / den
+
+    def node_value(i: int) -> Fraction:
+        if i not in known:
+            known[i] = exact_value(law[i])
+        return known[i]
+
+    for a, c, children, starts, w, inv in levels:
+        vf = value_f[children]  # (edges, pairs)
+        pick = np.argmax(vf, axis=0)
+        cols = np.arange(children.shape[1])
+        near = vf >= vf[pick, cols] - DELTA
+        unsure = np.flatnonzero(near.sum(axis=0) > 1)
+        if unsure.size:
+            lc = law[children[:, unsure]]  # (edges, unsure, m, primes)
+            same = (lc == lc[pick[unsure], np.arange(unsure.size)]).all(axis=(2, 3)) | ~near[:, unsure]
+            for j in unsure[~same.all(axis=0)].tolist():
+                options = [int(x) for x in children[near[:, j], j]]
+                exact = {o: node_value(o) for o in dict.fromkeys(options)}
+                top = max(exact.values())
+                first = next(k for k in range(children.shape[0])
+                             if near[k, j] and exact[int(children[k, j])] == top)
+                pick[j] = first
+        chosen = children[pick, cols]
+        spread = _mod(law[chosen] * w[:, None, :], pr)
+        roll_law = _mod(_mod(np.add.reduceat(spread, starts, axis=0), pr) * inv, pr)
+        stop = can[a:c] & (end_f[a:c] > roll_f[a:c] + DELTA)
+        close = np.flatnonzero(can[a:c] & (np.abs(end_f[a:c] - roll_f[a:c]) <= DELTA))
+        for i in close.tolist():
+            stop[i] = vals[int(claim[a + i])] >= exact_value(roll_law[i])
+        here = law[a:c]
+        here[:] = roll_law
+        idx = np.flatnonzero(stop)
+        here[idx] = 0
+        here[idx, outcome[a + idx]] = unit
+    chances = [Fraction(x, den) for x in _crt(rules, law[_root(rules)])]
+    return sum((p * v for p, v in zip(chances, vals, strict=True) if p), Fraction(0)), chances
 
 
 # ----- the graph of positions ---------------------------------------------------------------------
@@ -419,6 +586,9 @@ def _solve_component_exact(rules: Rules, comp: list[Key], floats: dict[Key, floa
         return
     # Policy iteration: start from the float solution's policy, evaluate it exactly (a linear
     # solve over the component), then check that no turn does better against those values.
+    if _FAST_EXACT:
+        _policy_iteration(rules, comp, turns, floats, memo)
+        return
     guess: dict[Key, Number] = {k: floats[k] for k in comp}
     exact_guess = False
     for _round in range(MAX_POLICY_ROUNDS):
@@ -441,6 +611,43 @@ def _solve_component_exact(rules: Rules, comp: list[Key], floats: dict[Key, floa
             memo.update(values)
             return
         guess, exact_guess = dict(values), True
+    raise RuntimeError(f"policy iteration did not settle on {len(comp)} positions")  # pragma: no cover
+
+
+_FAST_EXACT = True
+"""Policy iteration with `_exact_turn` (each turn's exact value and outcome chances in one
+solve); False: the straightforward way (`_outcome_law`, `_turn_value_exact`), kept as the
+reference the tests compare with."""
+
+
+def _policy_iteration(rules: Rules, comp: list[Key], turns: list[_Turn], floats: dict[Key, float],
+                      memo: dict[Key, Fraction]) -> None:
+    """Exact values of a component with loops: the policy best against the float solution (its
+    values read exactly), evaluated exactly; then each turn solved exactly against those
+    values: if none does better the values are the fixed point, else its better policy is
+    evaluated in turn (policy iteration, which ends: finitely many policies, each better)."""
+    inside = set(comp)
+    guess: dict[Key, Fraction] = {k: Fraction(floats[k]) for k in comp}
+    laws: list[Any] = []
+    for t in turns:
+        if t.terminal is None:
+            vals = [1 - (guess[o] if o in inside else memo[o]) for o in t.outcomes]
+            laws.append(_exact_turn(rules, t, vals)[1])
+        else:
+            laws.append(None)
+    for _round in range(MAX_POLICY_ROUNDS):
+        values = _evaluate(comp, turns, laws, memo)
+        stable = True
+        for i, (k, t) in enumerate(zip(comp, turns, strict=True)):
+            if t.terminal is None:
+                vals = [1 - (values[o] if o in inside else memo[o]) for o in t.outcomes]
+                best, law = _exact_turn(rules, t, vals)
+                if best != values[k]:
+                    stable = False
+                    laws[i] = law  # improve: the policy best against these values
+        if stable:
+            memo.update(values)
+            return
     raise RuntimeError(f"policy iteration did not settle on {len(comp)} positions")  # pragma: no cover
 
 

@@ -261,6 +261,96 @@ def test_win_bot_from_random_small_endgames() -> None:
         checked += 1
 
 
+# ----- the fast paths against the straightforward ones ----------------------------------------------
+
+
+@st.composite
+def turns_and_values(draw: st.DrawFn) -> tuple[Rules, eg._Turn, list[Fraction]]:
+    """A position's turn (small rules, or the default rules' 8 dice) and exact values for its
+    outcomes: random, or with ties (few distinct values), as endgames have."""
+    if draw(st.booleans()):
+        s = draw(small_endgames())
+        rules, key = s.rules, eg.key_of(s)
+    else:
+        rules = Rules()
+        tiles = draw(st.permutations(list(range(21, 37))))
+        k = draw(st.integers(1, 3))
+        key = (tuple(sorted(tiles[:k])), tuple(tiles[k:k + 2]), tuple(tiles[k + 2:k + 3]))
+    turn = eg._turn(rules, key)
+    if turn.terminal is not None:
+        turn = eg._turn(rules, ((min(rules.tiles),), (), ()))
+    pool = draw(st.sampled_from([
+        st.fractions(0, 1, max_denominator=10**40),
+        st.sampled_from([Fraction(0), Fraction(1, 2), Fraction(1)]),
+        st.just(Fraction(1, 3)),
+    ]))
+    vals = [draw(pool) for _ in turn.outcomes]
+    return rules, turn, vals
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(turns_and_values())
+def test_exact_turn_equals_the_integer_solve(case: tuple[Rules, eg._Turn, list[Fraction]]) -> None:
+    # The float-guided exact turn solve (outcome chances modulo primes) against the exact
+    # backward induction over integers: the same value; its chances add up to 1 and give it.
+    rules, turn, vals = case
+    value, law = eg._exact_turn(rules, turn, vals)
+    assert value == eg._turn_value_exact(rules, turn, vals)[0]
+    assert sum(law) == 1 and all(p >= 0 for p in law)
+    assert sum(p * v for p, v in zip(law, vals, strict=True)) == value
+    # The float solve's value, through the numpy ends of each node, is the same number.
+    assert eg._turn_value_float(rules, turn, [float(v) for v in vals]) == pytest.approx(float(value),
+                                                                                       abs=1e-12)
+
+
+@settings(max_examples=6, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_endgames())
+def test_fast_exact_equals_the_straightforward_solver(s: State) -> None:
+    # Whole endgames: policy iteration with the fast exact turn solve gives the very same
+    # fractions as the straightforward one (float-policy outcome chances, integer checks).
+    eg.cache_clear()
+    fast = eg.win_chance(s, exact=True)
+    fast_all = dict(eg._EXACT[s.rules])
+    eg.cache_clear()
+    eg._FAST_EXACT = False
+    try:
+        slow = eg.win_chance(s, exact=True)
+        slow_all = dict(eg._EXACT[s.rules])
+    finally:
+        eg._FAST_EXACT = True
+        eg.cache_clear()
+    assert fast == slow and fast_all == slow_all
+
+
+def test_fast_exact_with_loops_four_dice() -> None:
+    # A position whose endgame has steals back and forth (components with loops).
+    s = _position(FOUR, [11, 13], [9], [15])
+    eg.cache_clear()
+    fast = eg.win_chance(s, exact=True)
+    eg.cache_clear()
+    eg._FAST_EXACT = False
+    try:
+        slow = eg.win_chance(s, exact=True)
+    finally:
+        eg._FAST_EXACT = True
+        eg.cache_clear()
+    assert fast == slow
+    assert float(fast) == pytest.approx(brute_win_chance(s), abs=1e-11)
+
+
+def test_whole_stacks_matter() -> None:
+    # Why a position keeps both stacks whole, not only the tops and the worm difference: the
+    # same grill, the same tops, the same difference and the same holder of the highest
+    # serving, yet different chances, because a steal or a failure shows the serving below.
+    a = _position(SMALL, [7], [], [9, 8])
+    b = _position(SMALL, [7], [], [10, 8])
+    worms = SMALL.worm_table
+    assert sum(worms[t] for t in a.stacks[1]) == sum(worms[t] for t in b.stacks[1])
+    assert a.stacks[1][-1] == b.stacks[1][-1]
+    assert eg.win_chance(a, exact=True) != eg.win_chance(b, exact=True)
+    assert brute_win_chance(a) != pytest.approx(brute_win_chance(b), abs=1e-6)
+
+
 # ----- best actions --------------------------------------------------------------------------------
 
 
