@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import time
+from urllib.parse import urljoin
 
 import pytest
 
@@ -105,6 +106,16 @@ def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, voila, nam
     page.wait_for_timeout(500)  # plotly's transitions end before the picture
     SCREENSHOTS.mkdir(exist_ok=True)
     page.screenshot(path=SCREENSHOTS / f"{re.sub(r'[.]ipynb$', '', name)}.png")
+
+    # The rules sheets the lesson links to (rules/<game>.md beside it) open as pages.
+    text = "".join("".join(c["source"]) for c in json.loads((SITE / name).read_text())["cells"]
+                   if c["cell_type"] == "markdown")
+    linked = sorted(set(re.findall(r"\]\((rules/[a-z]+\.md)\)", text)))
+    hrefs = sorted({a.get_attribute("href") for a in page.locator("a[href^='rules/']").all()})
+    assert hrefs == linked
+    for href in hrefs:
+        sheet = page.request.get(urljoin(page.url, href))
+        assert sheet.status == 200 and "rules sheet</title>" in sheet.text(), href
 
 
 def test_rolling_changes_the_dice_and_choosing_a_symbol_updates_total_and_odds(page, voila):
