@@ -4,7 +4,9 @@ the cards publicly known to be in other hands; never another hand's unknown card
 player's coops, the deck's order or a rooster not yet revealed).
 
 The rules are the engine's (`henkit.hens.State`): the environment numbers its legal moves, draws
-the deck's cards with the environment's numpy Generator, and reads each player's view.
+the deck's cards with the environment's numpy Generator, and encodes each player's view (read
+from the parts of the state that the view shows, rewriting only what changed since that
+player's last observation; `HensCodec.observe` is the plain definition it is tested against).
 
 Actions (`Discrete(3545)`, the same numbering at every decision; a cell is one of the 36 cells
 (row, col) with row and col -1..4 of `henkit.hens.barnyard.VALID_CELLS`, numbered row by row,
@@ -93,6 +95,35 @@ def _cell_code(v: int) -> int:
 _CODE_OF: dict[int, int] = {v: _cell_code(v) for v in range(-1, HIDDEN + 1)}
 
 
+# Offsets inside a seat's block of the observation (see `HensCodec.observation_layout`), and
+# the length of the tail's numbers before the removed breeds' flags.
+_PILE = NCELLS + 2
+_SIZE = _PILE + NUM_KINDS + 1
+_KNOWN = _SIZE + 1
+_HELD = _KNOWN + NUM_KINDS
+_TAIL = 7
+
+
+class _Seen:
+    """One observer's last observation (`buf`, with `arr` a numpy view of it) and the state's
+    parts it was written from, per seat counted from the observer (compared by identity)."""
+
+    __slots__ = ("arr", "buf", "choices", "chosen", "hand", "hands", "held", "held_q",
+                 "known", "known_q", "pile", "piles", "removed", "revealed", "yard", "yards")
+
+    def __init__(self, codec: HensCodec) -> None:
+        self.buf = bytearray(codec.size)
+        # Same-length slice writes into `buf` keep its size, so the view stays valid.
+        self.arr = np.frombuffer(self.buf, dtype=np.int8)
+        self.hands = self.hand = self.yards = self.piles = self.known = self.held = None
+        self.choices = self.chosen = self.revealed = self.removed = None
+        n = codec.players
+        self.yard: list[Any] = [None] * n
+        self.pile: list[Any] = [None] * n
+        self.known_q: list[Any] = [None] * n
+        self.held_q: list[Any] = [None] * n
+
+
 class HensCodec:
     """The fixed numbering of Hens actions and the observation vector for `players` seats
     (see the module note)."""
@@ -110,13 +141,20 @@ class HensCodec:
         high = [2] * NUM_KINDS + seat_high * n + tail_high
         self.high = np.array(high, dtype=np.int8)
         self.size = len(high)
-        self._places: BoundedCache = BoundedCache()
-        self._masks: BoundedCache = BoundedCache()
-        self._last_mask: tuple[tuple[int, ...] | None, np.ndarray | None] = (None, None)
+        # Where each seat's part starts, seat +r from the observer, and where the parts of a
+        # seat's block sit inside it (see `observation_layout`).
+        self._bases = tuple(self.seat_base + r * self.SEAT_SIZE for r in range(n))
+        self._order = tuple(tuple((me + r) % n for r in range(n)) for me in range(n))
+        self._decisions: BoundedCache = BoundedCache()  # draws and roosters -> decision
+        self._rows: BoundedCache = BoundedCache()  # barnyard mask -> its cells as bytes
+        none = np.zeros(ACTIONS, dtype=np.int8)
+        none.flags.writeable = False
+        self.no_decision: tuple[np.ndarray, bytes] = (none, bytes(ACTIONS))
+        """The decision of a player who is not to move: nothing allowed."""
         self._tails: BoundedCache = BoundedCache()  # removed breeds -> their entries
         self._yards: dict[int, tuple[Barnyard, bytes]] = {}
         self._count_cache: BoundedCache = BoundedCache()
-        self._blocks: dict[int, tuple[Any, ...]] = {}  # 2 seat + (seat is observer) -> last
+        self._seen: dict[int, _Seen] = {}  # observer -> what its last observation was built of
 
     def observation_layout(self) -> list[str]:
         """The name of every entry of the observation vector, in order."""
@@ -165,19 +203,15 @@ class HensCodec:
         me, n = state.player, self.players
         if phase is _PLACE:
             moves = state.legal_moves()
-            key = (moves.kinds, *moves.masks, moves.open)
-            hit = self._places.get(key)
-            if hit is None:
-                out = []
-                for k, m in zip(moves.kinds, moves.masks, strict=True):
-                    base = PLACE_BASE + k * NCELLS
-                    out += [base + _CELL_AT_BIT[b] for b in bit_list(m)]
-                cells = [_CELL_AT_BIT[b] for b in bit_list(moves.open)]
-                for k in moves.kinds:
-                    base = COOP_BASE + k * NCELLS
-                    out += [base + c for c in cells]
-                hit = self._places.put(key, tuple(out))
-            return hit
+            out = []
+            for k, m in zip(moves.kinds, moves.masks, strict=True):
+                base = PLACE_BASE + k * NCELLS
+                out += [base + _CELL_AT_BIT[b] for b in bit_list(m)]
+            cells = [_CELL_AT_BIT[b] for b in bit_list(moves.open)]
+            for k in moves.kinds:
+                base = COOP_BASE + k * NCELLS
+                out += [base + c for c in cells]
+            return tuple(out)
         if phase is _DRAW:
             return tuple([DRAW_BASE if d.source == DECK else (d.source - me) % n
                           for d in state.legal_moves()])
@@ -190,16 +224,56 @@ class HensCodec:
 
     def mask(self, legal: tuple[int, ...]) -> np.ndarray:
         """The action mask (int8, 1 = legal) of these legal indices; a fresh array."""
-        last = self._last_mask
-        if last[0] is legal:  # asked again for the same decision: no hashing a long tuple
-            return last[1].copy()
-        mask = self._masks.get(legal)
-        if mask is None:
-            mask = np.zeros(ACTIONS, dtype=np.int8)
-            mask[list(legal)] = 1
-            self._masks.put(legal, mask)
-        self._last_mask = (legal, mask)
-        return mask.copy()
+        mask = np.zeros(ACTIONS, dtype=np.int8)
+        mask[list(legal)] = 1
+        return mask
+
+    def decision(self, state: State) -> tuple[np.ndarray, bytes | bytearray]:
+        """The action mask of the player to move (int8, 1 = legal: `mask(legal(state))`; not
+        to be written to, copy it to hand it out) and the same entries as bytes (indexing
+        bytes is the quickest legality check); `no_decision` at the end."""
+        # Built as bytes and viewed by numpy: a placement's mask is each hand card's row of 36
+        # cells written at once (a row per hen mask, cached), not a hundred entries one by one.
+        # Draw masks recur (the sources are few), placements and discards hardly ever.
+        phase = state.phase
+        if phase is _PLACE:
+            moves = state.legal_moves()
+            allowed = bytearray(ACTIONS)
+            row = self._row
+            coops = row(moves.open)
+            for k, m in zip(moves.kinds, moves.masks, strict=True):
+                at = PLACE_BASE + k * NCELLS
+                allowed[at:at + NCELLS] = row(m)
+                at += COOP_BASE - PLACE_BASE
+                allowed[at:at + NCELLS] = coops
+            return np.frombuffer(allowed, dtype=np.int8), allowed
+        if phase is _DISCARD:
+            allowed = bytearray(ACTIONS)
+            for k in state.hands[state.player]:
+                allowed[DISCARD_BASE + k] = 1
+            return np.frombuffer(allowed, dtype=np.int8), allowed
+        if phase is _DRAW:
+            key: Any = (state.player, *state.draw_sources())  # seats and DECK: below 4
+        elif phase is _ROOSTER:
+            key = self.legal(state)  # indices from ROOSTER_BASE on: no draw's key
+        else:
+            return self.no_decision
+        hit = self._decisions.get(key)
+        if hit is None:
+            mask = self.mask(key if phase is _ROOSTER else self.legal(state))
+            mask.flags.writeable = False
+            hit = self._decisions.put(key, (mask, mask.tobytes()))
+        return hit
+
+    def _row(self, bits: int) -> bytes:
+        # A barnyard mask as 36 bytes, cell by cell (1 = in the mask), cached by the mask.
+        hit = self._rows.get(bits)
+        if hit is None:
+            out = bytearray(NCELLS)
+            for b in bit_list(bits):
+                out[_CELL_AT_BIT[b]] = 1
+            hit = self._rows.put(bits, bytes(out))
+        return hit
 
     def action(self, state: State, index: int) -> Any:
         """The engine action of a legal index for the player to move (check legality first:
@@ -222,47 +296,113 @@ class HensCodec:
         return PlaceRooster(None)
 
     def observe(self, view: View) -> np.ndarray:
-        """The observation vector of a player's view (a fresh array)."""
-        # Built from bytes (every entry is below 128) and viewed as int8: the parts that change
-        # seldom (barnyards, piles, known cards) come from caches, and numpy's per-element
-        # indexing would cost more than the rest of a step.
+        """The observation vector of a player's view (a fresh array). The environment reads
+        the same from the state (`observe_state`); this is the plain definition."""
+        # Built from bytes (every entry is below 128) and viewed as int8.
         n, me = self.players, view.player
         counts = self._counts
         parts = [counts(view.hand)]
-        blocks = self._blocks
-        barnyards, piles, known, held = (view.barnyards, view.discards, view.known_in_hand,
-                                         view.known_in_hand_or_coops)
-        cells, chosen, sizes = view.rooster_choices, view.rooster_chosen, view.hand_sizes
         for r in range(n):
             q = (me + r) % n
-            # A seat's part changes only when its barnyard, pile, known cards, rooster or hand
-            # size do (the engine hands unchanged parts on as the same objects, so the tuple
-            # comparison below mostly compares identities); it reads the same to every
-            # observer but its owner (who sees its coops' cards): one slot for each.
-            key = (barnyards[q], piles[q], known[q], held[q], cells[q], chosen[q], sizes[q])
-            slot = 2 * q + (q == me)
-            last = blocks.get(slot)
-            if last is not None and last[0] == key:
-                parts.append(last[1])
-                continue
-            yard, pile, known_q, held_q, cell, chose, size = key
-            block = b"".join((
-                self._yard(yard),
-                bytes((CELL_NUMBER[cell] + 1 if cell is not None else 0, chose)),
-                counts(pile), bytes((pile[-1] + 1 if pile else 0, size)),
-                counts(known_q), counts(held_q)))
-            blocks[slot] = (key, block)
-            parts.append(block)
-        removed = self._tails.get(view.removed_breeds)
-        if removed is None:
-            flags = bytearray(len(BREEDS))
-            for code in view.removed_breeds:
-                flags[BREED_INDEX[code]] = 1
-            removed = self._tails.put(view.removed_breeds, bytes(flags))
+            pile, cell = view.discards[q], view.rooster_choices[q]
+            parts += (self._yard(view.barnyards[q]),
+                      bytes((CELL_NUMBER[cell] + 1 if cell is not None else 0,
+                             view.rooster_chosen[q])),
+                      counts(pile), bytes((pile[-1] + 1 if pile else 0, view.hand_sizes[q])),
+                      counts(view.known_in_hand[q]), counts(view.known_in_hand_or_coops[q]))
         parts += (bytes((view.deck_size, view.round, _PHASE_NUMBER[view.phase], view.draws,
                          (view.to_move - me) % n, (view.first_player - me) % n, view.goal)),
-                  removed)
+                  self._removed(view.removed_breeds))
         return np.frombuffer(bytearray(b"".join(parts)), dtype=np.int8)
+
+    def observe_state(self, state: State, player: int) -> np.ndarray:
+        """`observe(state.view(player))` (a fresh array), read from the state's parts that the
+        view shows, without building the view: only the parts changed since this player's last
+        observation are written again."""
+        # The engine hands unchanged parts on as the same objects (a state's tuple of hands,
+        # of piles..., and each seat's entry in them), so identity tells what a step changed:
+        # mostly the acting player's hand and one barnyard or pile. Every other hand is read
+        # only for its size; other barnyards only as `Barnyard.hidden()` shows them; others'
+        # rooster cells only once revealed, as the view does.
+        seen = self._seen.get(player)
+        if seen is None:
+            seen = self._seen[player] = _Seen(self)
+        buf, order, bases, counts = seen.buf, self._order[player], self._bases, self._counts
+        hands = state.hands
+        if hands is not seen.hands:
+            seen.hands = hands
+            hand = hands[player]
+            if hand is not seen.hand:
+                seen.hand = hand
+                buf[:NUM_KINDS] = counts(hand)
+            for r, q in enumerate(order):
+                buf[bases[r] + _SIZE] = len(hands[q])
+        yards = state.barnyards
+        if yards is not seen.yards:
+            seen.yards, last = yards, seen.yard
+            for r, q in enumerate(order):
+                yard = yards[q]
+                if yard is not last[r]:
+                    last[r] = yard
+                    b = bases[r]
+                    buf[b:b + NCELLS] = self._yard(yard if r == 0 else yard.hidden())
+        piles = state.discards
+        if piles is not seen.piles:
+            seen.piles, last = piles, seen.pile
+            for r, q in enumerate(order):
+                pile = piles[q]
+                if pile is not last[r]:
+                    last[r] = pile
+                    b = bases[r] + _PILE
+                    buf[b:b + NUM_KINDS] = counts(pile)
+                    buf[b + NUM_KINDS] = pile[-1] + 1 if pile else 0
+        known = state.known_in_hand
+        if known is not seen.known:
+            seen.known, last = known, seen.known_q
+            for r, q in enumerate(order):
+                cards = known[q]
+                if cards is not last[r]:
+                    last[r] = cards
+                    b = bases[r] + _KNOWN
+                    buf[b:b + NUM_KINDS] = counts(cards)
+        held = state.known_in_hand_or_coops
+        if held is not seen.held:
+            seen.held, last = held, seen.held_q
+            for r, q in enumerate(order):
+                cards = held[q]
+                if cards is not last[r]:
+                    last[r] = cards
+                    b = bases[r] + _HELD
+                    buf[b:b + NUM_KINDS] = counts(cards)
+        choices, chosen, revealed = (state.rooster_choices, state.rooster_chosen,
+                                     state.roosters_revealed)
+        if choices is not seen.choices or chosen is not seen.chosen or revealed != seen.revealed:
+            seen.choices, seen.chosen, seen.revealed = choices, chosen, revealed
+            for r, q in enumerate(order):
+                cell = choices[q] if r == 0 or revealed else None  # H10: hidden till all chose
+                b = bases[r] + NCELLS
+                buf[b] = CELL_NUMBER[cell] + 1 if cell is not None else 0
+                buf[b + 1] = chosen[q]
+        removed = state.removed_breeds
+        if removed is not seen.removed:
+            seen.removed = removed
+            buf[self.tail_base + _TAIL:] = self._removed(removed)
+        n = self.players
+        t = self.tail_base
+        buf[t:t + _TAIL] = bytes((len(state.deck), state.round, _PHASE_NUMBER[state.phase],
+                                  state.draws, (state.player - player) % n,
+                                  (state.first_player - player) % n, state.goal))
+        return seen.arr.copy()
+
+    def _removed(self, removed: tuple[str, ...]) -> bytes:
+        # The removed breeds' flags (cached: one game has one set).
+        hit = self._tails.get(removed)
+        if hit is None:
+            flags = bytearray(len(BREEDS))
+            for code in removed:
+                flags[BREED_INDEX[code]] = 1
+            hit = self._tails.put(removed, bytes(flags))
+        return hit
 
     def _counts(self, cards: tuple[int, ...]) -> bytes:
         # Copies of each kind among `cards`, as NUM_KINDS bytes (cached by the cards).
@@ -332,7 +472,7 @@ class HensAECEnv(AECEnv):
         self.action_spaces = {a: spaces.Discrete(ACTIONS) for a in self.possible_agents}
         self.state: State | None = None
         self.np_random, self.np_random_seed = seeding.np_random(None)
-        self._legal: tuple[int, ...] = ()
+        self._decision = codec.no_decision  # the mask of the player to move, and as bytes
         self._paid = False
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -348,7 +488,7 @@ class HensAECEnv(AECEnv):
         rng = self.np_random
         while state.phase is _CHANCE:
             state = state.apply(state.sample_chance(rng))
-        self._legal = self.codec.legal(state)
+        self._decision = self.codec.decision(state)
         return state
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
@@ -372,8 +512,8 @@ class HensAECEnv(AECEnv):
         state = self.state
         assert state is not None, "call reset() first"
         seat = self._seat[agent]
-        mask = self.codec.mask(self._legal if state.player == seat else ())
-        return {"observation": self.codec.observe(state.view(seat)), "action_mask": mask}
+        mask = self._decision[0] if state.player == seat else self.codec.no_decision[0]
+        return {"observation": self.codec.observe_state(state, seat), "action_mask": mask.copy()}
 
     def step(self, action: int | None) -> None:
         """Play the selected agent's action (None once it is done), then the deck's draws, up to
@@ -386,9 +526,8 @@ class HensAECEnv(AECEnv):
         assert state is not None
         codec = self.codec
         i = check_action(action, ACTIONS)
-        legal = self._legal
-        if i not in legal:
-            raise ValueError(illegal_message(i, codec.describe(i), sorted(legal),
+        if not self._decision[1][i]:
+            raise ValueError(illegal_message(i, codec.describe(i), self._legal(),
                                              codec.describe))
         points = self.reward_kind == "points"
         before = state.scores() if points else ()
@@ -414,6 +553,10 @@ class HensAECEnv(AECEnv):
         if self.render_mode == "human":
             self.render()
 
+    def _legal(self) -> list[int]:
+        # The legal indices of the player to move, lowest first (for messages).
+        return np.flatnonzero(self._decision[0]).tolist()
+
     def render(self) -> str | None:
         """The whole game in words, every hand shown ("ansi" returns it, "human" prints it);
         None without a mode."""
@@ -422,7 +565,7 @@ class HensAECEnv(AECEnv):
         text = self.state.describe()
         if not self.state.is_over:
             text += "\nActions: " + "; ".join(f"{i} {self.codec.describe(i)}"
-                                              for i in sorted(self._legal))
+                                              for i in self._legal())
         if self.render_mode == "human":
             print(text)
             return None

@@ -206,3 +206,31 @@ def test_render_shows_the_game_and_the_numbered_actions():
     env.reset(seed=2)
     text = env.render()
     assert "Hens, 2 players" in text and "Actions: 0 draw from the deck" in text
+
+
+@FAST
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
+def test_the_quick_observation_and_mask_equal_their_plain_definitions(players, seed):
+    # The environment writes only what changed since an agent's last observation, and builds
+    # masks from rows of cells: each must equal the plain encoding of the view and of the
+    # engine's legal moves, whichever agent looks, however seldom, and after a state is put in
+    # from outside (a resampled one: the parts it shares with the game's state are few).
+    rng = np.random.default_rng(seed)
+    env = HensAECEnv(players)
+    codec = env.codec
+
+    def check(env, obs):
+        state = env.state
+        assert np.array_equal(obs["action_mask"], codec.mask(codec.legal(state)))
+        assert np.array_equal(obs["observation"], codec.observe(state.view(state.player)))
+        if rng.random() < 0.3:  # another agent, after some steps unseen
+            seat = int(rng.integers(players))
+            mine = env.observe(env.possible_agents[seat])["observation"]
+            assert np.array_equal(mine, codec.observe(state.view(seat)))
+        if rng.random() < 0.05:
+            other = sample_state(state.view(state.player), seed=int(rng.integers(2**31)))
+            for seat in range(players):
+                assert np.array_equal(codec.observe_state(other, seat),
+                                      codec.observe(other.view(seat)))
+
+    play(env, seed, rng, check)
