@@ -124,7 +124,7 @@ def test_answer_key_holds_every_exercise_with_the_notebooks_numbers(stem):
 
 def test_notebooks_links_to_rules_sheets_and_the_packs_links_exist():
     """Every rules sheet a notebook names (a link or a path) and every link of the pack exists."""
-    named = set()
+    named, linked_by = set(), {}
     for stem in LESSONS:
         nb = json.loads((NOTEBOOKS / f"{stem}.ipynb").read_text(encoding="utf-8"))
         for cell in nb["cells"]:
@@ -132,8 +132,15 @@ def test_notebooks_links_to_rules_sheets_and_the_packs_links_exist():
                 continue
             text = "".join(cell["source"])
             named |= {ROOT / p for p in re.findall(r"docs/rules/[\w.-]+", text)}
-            named |= {(NOTEBOOKS / p).resolve() for p in re.findall(r"\]\(([^)#\s]*rules[^)#\s]*)", text)}
-    assert ROOT / "docs/rules/henpen.md" in named, "no notebook names the Henpen rules sheet"
+            links = {(NOTEBOOKS / p).resolve() for p in re.findall(r"\]\(([^)#\s]*rules[^)#\s]*)", text)}
+            named |= links
+            linked_by.setdefault(stem, set()).update(links)
+    # Every lesson about a game links its rules sheet (the class board is about no game).
+    sheets = {ROOT / "docs/rules/henpen.md", ROOT / "docs/rules/hens.md"}
+    for stem, links in linked_by.items():
+        if stem != "08_class_board":
+            assert links & sheets, f"lesson {stem} links no rules sheet"
+    assert sheets <= set().union(*linked_by.values()), "a rules sheet no lesson links to"
     for path in named:
         assert path.is_file(), f"a notebook sends students to {path}, which is missing"
     for md in [*TEACHER.glob("*.md"), *TEACHER.glob("worksheets/*.md")]:
