@@ -338,6 +338,28 @@ def test_fast_exact_with_loops_four_dice() -> None:
     assert float(fast) == pytest.approx(brute_win_chance(s), abs=1e-11)
 
 
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_endgames())
+def test_extrapolated_value_iteration_equals_plain_sweeps(s: State) -> None:
+    # Aitken's extrapolation only changes where value iteration starts its next sweeps: the
+    # values it settles on are the plain sweeps' values (to the float tolerance).
+    s = State.new(2, FOUR, grill=[11, 13], stacks=[[9], [15]]) if len(s.grill) == 1 else s
+    eg.cache_clear()
+    fast = eg.win_chance(s)
+    fast_all = dict(eg._FLOAT[s.rules])
+    eg.cache_clear()
+    eg._AITKEN = False
+    try:
+        eg.win_chance(s)
+        plain_all = dict(eg._FLOAT[s.rules])
+    finally:
+        eg._AITKEN = True
+        eg.cache_clear()
+    assert fast_all.keys() == plain_all.keys()
+    assert max(abs(fast_all[k] - plain_all[k]) for k in plain_all) <= 1e-12
+    assert fast == pytest.approx(plain_all[eg.key_of(s)], abs=1e-12)
+
+
 def test_whole_stacks_matter() -> None:
     # Why a position keeps both stacks whole, not only the tops and the worm difference: the
     # same grill, the same tops, the same difference and the same holder of the highest
