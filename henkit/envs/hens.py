@@ -39,6 +39,7 @@ barnyards stand, so a player's rewards add up to its final points.
 
 from __future__ import annotations
 
+from operator import getitem
 from typing import Any, ClassVar
 
 import numpy as np
@@ -65,6 +66,14 @@ CELL_NUMBER: dict[tuple[int, int], int] = {c: i for i, c in enumerate(CELLS)}
 _CELL_AT_BIT: tuple[int, ...] = tuple(CELL_NUMBER[c] if c is not None else -1 for c in CELL_OF)
 _BIT_AT_CELL: tuple[int, ...] = tuple(BIT_OF[c] for c in CELLS)
 NCELLS = len(CELLS)
+_MASK_BYTES = (len(CELL_OF) + 7) // 8
+# _ROW_PARTS[j][v]: the cells of byte j of a barnyard mask whose value is v, one byte each (1 =
+# in the mask), in cell order; joined over the bytes they give the mask's 36 cells in order
+# (cells are numbered in the order of their bits).
+_ROW_PARTS: tuple[tuple[bytes, ...], ...] = tuple(
+    tuple(bytes((v >> (b - 8 * j)) & 1 for b in range(8 * j, min(8 * j + 8, len(CELL_OF)))
+                if CELL_OF[b] is not None) for v in range(256))
+    for j in range(_MASK_BYTES))
 DRAW_BASE = 0
 PLACE_BASE = 1 + (MAX_PLAYERS - 1)
 COOP_BASE = PLACE_BASE + NUM_KINDS * NCELLS
@@ -93,6 +102,8 @@ def _cell_code(v: int) -> int:
 
 
 _CODE_OF: dict[int, int] = {v: _cell_code(v) for v in range(-1, HIDDEN + 1)}
+# A barnyard's entries as another player sees them: a coop of any card (49+k) is face down (97).
+_HIDE_COOPS = bytes(HIDDEN_COOP if 1 + NUM_KINDS <= v < HIDDEN_COOP else v for v in range(256))
 
 
 # Offsets inside a seat's block of the observation (see `HensCodec.observation_layout`), and
@@ -102,6 +113,7 @@ _SIZE = _PILE + NUM_KINDS + 1
 _KNOWN = _SIZE + 1
 _HELD = _KNOWN + NUM_KINDS
 _TAIL = 7
+_NO_CARDS = bytes(NUM_KINDS)
 
 
 class _Seen:
@@ -237,13 +249,17 @@ class HensCodec:
         # Draw masks recur (the sources are few), placements and discards hardly ever.
         phase = state.phase
         if phase is _PLACE:
-            moves = state.legal_moves()
+            # `State.legal_moves()` (Placements) without the object: any hand card as a hen
+            # where `hen_masks` allows, or face down in any open cell (a card held twice
+            # writes its rows twice, alike).
+            yard, hand = state.barnyards[state.player], state.hands[state.player]
             allowed = bytearray(ACTIONS)
-            row = self._row
-            coops = row(moves.open)
-            for k, m in zip(moves.kinds, moves.masks, strict=True):
+            rows = self._rows
+            front = yard.open_mask()
+            coops = rows.get(front) or self._row(front)
+            for k, m in zip(hand, yard.hen_masks(hand), strict=True):
                 at = PLACE_BASE + k * NCELLS
-                allowed[at:at + NCELLS] = row(m)
+                allowed[at:at + NCELLS] = rows.get(m) or self._row(m)
                 at += COOP_BASE - PLACE_BASE
                 allowed[at:at + NCELLS] = coops
             return np.frombuffer(allowed, dtype=np.int8), allowed
@@ -266,14 +282,10 @@ class HensCodec:
         return hit
 
     def _row(self, bits: int) -> bytes:
-        # A barnyard mask as 36 bytes, cell by cell (1 = in the mask), cached by the mask.
-        hit = self._rows.get(bits)
-        if hit is None:
-            out = bytearray(NCELLS)
-            for b in bit_list(bits):
-                out[_CELL_AT_BIT[b]] = 1
-            hit = self._rows.put(bits, bytes(out))
-        return hit
+        # A barnyard mask as 36 bytes, cell by cell (1 = in the mask), kept in `_rows` (its
+        # callers look there first).
+        return self._rows.put(bits, b"".join(map(getitem, _ROW_PARTS,
+                                                 bits.to_bytes(_MASK_BYTES, "little"))))
 
     def action(self, state: State, index: int) -> Any:
         """The engine action of a legal index for the player to move (check legality first:
@@ -322,8 +334,9 @@ class HensCodec:
         # The engine hands unchanged parts on as the same objects (a state's tuple of hands,
         # of piles..., and each seat's entry in them), so identity tells what a step changed:
         # mostly the acting player's hand and one barnyard or pile. Every other hand is read
-        # only for its size; other barnyards only as `Barnyard.hidden()` shows them; others'
-        # rooster cells only once revealed, as the view does.
+        # only for its size; other barnyards only as `Barnyard.hidden()` shows them (each coop
+        # written as a face-down one, its card erased); others' rooster cells only once
+        # revealed, as the view does.
         seen = self._seen.get(player)
         if seen is None:
             seen = self._seen[player] = _Seen(self)
@@ -332,9 +345,11 @@ class HensCodec:
         if hands is not seen.hands:
             seen.hands = hands
             hand = hands[player]
-            if hand is not seen.hand:
+            if hand is not seen.hand:  # (hands are new most steps: counted, not cached)
                 seen.hand = hand
-                buf[:NUM_KINDS] = counts(hand)
+                buf[:NUM_KINDS] = _NO_CARDS
+                for k in hand:
+                    buf[k] += 1
             for r, q in enumerate(order):
                 buf[bases[r] + _SIZE] = len(hands[q])
         yards = state.barnyards
@@ -345,7 +360,9 @@ class HensCodec:
                 if yard is not last[r]:
                     last[r] = yard
                     b = bases[r]
-                    buf[b:b + NCELLS] = self._yard(yard if r == 0 else yard.hidden())
+                    # Another's barnyard as `Barnyard.hidden()` shows it: every coop face down.
+                    buf[b:b + NCELLS] = (self._yard(yard) if r == 0
+                                         else self._yard(yard).translate(_HIDE_COOPS))
         piles = state.discards
         if piles is not seen.piles:
             seen.piles, last = piles, seen.pile
@@ -354,7 +371,9 @@ class HensCodec:
                 if pile is not last[r]:
                     last[r] = pile
                     b = bases[r] + _PILE
-                    buf[b:b + NUM_KINDS] = counts(pile)
+                    buf[b:b + NUM_KINDS] = _NO_CARDS
+                    for k in pile:
+                        buf[b + k] += 1
                     buf[b + NUM_KINDS] = pile[-1] + 1 if pile else 0
         known = state.known_in_hand
         if known is not seen.known:
