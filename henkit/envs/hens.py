@@ -113,6 +113,7 @@ _SIZE = _PILE + NUM_KINDS + 1
 _KNOWN = _SIZE + 1
 _HELD = _KNOWN + NUM_KINDS
 _TAIL = 7
+_INT8 = np.dtype(np.int8)  # (given by position: numpy parses a dtype= keyword slowly)
 _NO_CARDS = bytes(NUM_KINDS)
 
 
@@ -262,12 +263,12 @@ class HensCodec:
                 allowed[at:at + NCELLS] = rows.get(m) or self._row(m)
                 at += COOP_BASE - PLACE_BASE
                 allowed[at:at + NCELLS] = coops
-            return np.frombuffer(allowed, dtype=np.int8), allowed
+            return np.frombuffer(allowed, _INT8), allowed
         if phase is _DISCARD:
             allowed = bytearray(ACTIONS)
             for k in state.hands[state.player]:
                 allowed[DISCARD_BASE + k] = 1
-            return np.frombuffer(allowed, dtype=np.int8), allowed
+            return np.frombuffer(allowed, _INT8), allowed
         if phase is _DRAW:
             key: Any = (state.player, *state.draw_sources())  # seats and DECK: below 4
         elif phase is _ROOSTER:
@@ -478,6 +479,7 @@ class HensAECEnv(AECEnv):
                              f"{rules!r}")
         self.rules = rules
         self.reward_kind = check_choice(reward, "reward", REWARDS)
+        self._points = reward == "points"
         if render_mode is not None:
             check_choice(render_mode, "render_mode", self.metadata["render_modes"])
         self.render_mode = render_mode
@@ -548,7 +550,7 @@ class HensAECEnv(AECEnv):
         if not self._decision[1][i]:
             raise ValueError(illegal_message(i, codec.describe(i), self._legal(),
                                              codec.describe))
-        points = self.reward_kind == "points"
+        points = self._points
         before = state.scores() if points else ()
         self.state = new = self._deal(state.apply(codec.action(state, i)))
         self._cumulative_rewards[agent] = 0.0
