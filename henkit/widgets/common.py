@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import html as html_text
 from collections.abc import Callable, Mapping, Sequence
+from functools import cache
 from numbers import Real
 from typing import Any
 
@@ -106,8 +107,9 @@ _READ_ONLY_KINDS: dict[type, type] = {}
 _SHARED: dict[tuple[type, tuple[tuple[str, Any], ...]], w.Widget] = {}
 
 
-def _settings_of(kind: type) -> set[str]:
-    return {k for k, t in kind.class_traits(sync=True).items() if not k.startswith("_")}
+@cache
+def _settings_of(kind: type) -> frozenset[str]:
+    return frozenset(k for k in kind.class_traits(sync=True) if not k.startswith("_"))
 
 
 def _shared(kind: type, settings: Mapping[str, Any]) -> Any:
@@ -130,6 +132,7 @@ def _shared(kind: type, settings: Mapping[str, Any]) -> Any:
         found = made(**settings)
     except TraitError as e:
         raise ValueError(f"not a {kind.__name__} setting: {e}"[:400]) from None
+    found._henkit_settings = dict(settings)  # what layout_settings reads, without 40 getattrs
     found._read_only = True
     _SHARED[key] = found
     return found
@@ -159,6 +162,9 @@ def layout_settings(layout: w.Layout) -> dict[str, Any]:
     """A Layout's settings that are set (not None), e.g. {'width': 'auto'}."""
     if not isinstance(layout, w.Layout):
         raise ValueError(f"layout must be an ipywidgets Layout, not {layout!r}"[:300])
+    known = getattr(layout, "_henkit_settings", None)  # a shared one knows its settings
+    if known is not None:
+        return dict(known)
     return {k: v for k in _settings_of(w.Layout) if (v := getattr(layout, k)) is not None}
 
 
@@ -208,8 +214,11 @@ def set_shown(widget: w.DOMWidget, shown: bool) -> None:
     """Show or hide `widget`: the shared layout with its settings and display '' or 'none'."""
     if not isinstance(widget, w.DOMWidget):
         raise ValueError(f"only a widget can be shown or hidden, not {widget!r}"[:300])
+    display = "" if flag(shown, "shown") else "none"
+    if widget.layout.display == display:  # the usual case at a redraw: nothing to do
+        return
     settings = layout_settings(widget.layout)
-    settings["display"] = "" if flag(shown, "shown") else "none"
+    settings["display"] = display
     layout = shared_layout(**settings)
     if widget.layout is not layout:
         widget.layout = layout
