@@ -3,9 +3,12 @@ to win pays against playing for expected worms.
 
 Endgames come from seeded 2-player games between expected-worms-optimal bots, stopped at the
 first start of a turn with k servings or fewer on the grill. For each k: the positions the
-endgame reaches and the time to solve it from an empty memo, in floats and exactly, each given
-60 s of CPU time (a solve that would pass its position limit, set from the rate measured at smaller k, is
-reported as not solved rather than run). Then the win-optimal bot against the expected-worms
+endgame reaches and the time to solve it from an empty memo, in floats and exactly (an exact
+solve includes its float solve, which guides it), each given 60 s of CPU time; then the largest
+k solved within it. A solve that would pass its position limit, set from the rate measured at
+smaller k, is reported as not solved rather than run, with the endgame's size when counted.
+CPU time, not wall time: the solve runs in one thread, and on a machine shared with other jobs
+wall time measures the other jobs too (both are given). Then the win-optimal bot against the expected-worms
 bot from such endgames, each endgame played with both seatings: the win bot's share of the
 points (a draw counts half) with its 95 % Wilson interval.
 """
@@ -46,21 +49,31 @@ def _limit(rate: float | None) -> int:
     return 2_000_000 if rate is None else max(1, int(rate * BUDGET * 4))
 
 
-def _solve(state: State, exact: bool, rate: float | None) -> tuple[int, float | None]:
-    # (positions, CPU seconds), seconds None when the solve would not fit in the budget. CPU
-    # time (the solve runs in one thread): on a machine shared with other jobs, wall time
-    # measures the other jobs.
+def _solve(state: State, exact: bool, rate: float | None) -> tuple[int, float | None, float]:
+    # (positions, CPU seconds, wall seconds), CPU seconds None when the solve would not fit in
+    # the budget; positions -1 when not even counted (more than the limit, said in `_size`).
     eg.cache_clear()
     try:
         n = eg.positions(state, limit=_limit(rate))
-    except ValueError:
-        return -1, None
+    except ValueError as e:
+        _size[0] = _counted(str(e))
+        return -1, None, 0.0
     if rate is not None and n / rate > BUDGET * 1.5:
-        return n, None
+        return n, None, 0.0
     eg.cache_clear()
-    t0 = time.process_time()
+    t0, w0 = time.process_time(), time.perf_counter()
     eg.win_chance(state, exact=exact, limit=n)
-    return n, time.process_time() - t0
+    return n, time.process_time() - t0, time.perf_counter() - w0
+
+
+_size = [""]
+"""What the solver said of the size of the last endgame over its limit."""
+
+
+def _counted(message: str) -> str:
+    # "this endgame has 897,754 positions to solve, more than ...": the size part.
+    head = message.split(" to solve", 1)[0]
+    return head.replace("this endgame has ", "") if head != message else "more than the limit"
 
 
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -99,11 +112,11 @@ def run() -> list[Result]:
         largest = 0
         for k in KS:
             state = endgame_at(k, seed=1)
-            n, seconds = _solve(state, exact, rate)
+            n, seconds, wall = _solve(state, exact, rate)
             if seconds is None:
                 pace = f"{rate:,.0f} positions/s" if rate else "no rate measured yet"
                 note = (f"{n:,} positions: over the 60 s budget at {pace}, not run" if n > 0
-                        else f"more than {_limit(rate):,} positions ({pace}), not run")
+                        else f"{_size[0]} positions, more than {_limit(rate):,} ({pace}): not run")
                 out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", float("nan"),
                                   "s", BUDGET, higher_is_better=False, note=note))
                 break
@@ -112,7 +125,8 @@ def run() -> list[Result]:
                 largest = k
             out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", seconds, "s",
                               BUDGET if k <= target_k else None, higher_is_better=False,
-                              note=f"{n:,} positions, {rate:,.0f} positions/s; grill "
+                              note=f"{n:,} positions, {rate:,.0f} positions/s (CPU), wall "
+                                   f"{wall:.1f} s; grill "
                                    f"{list(state.grill)}, stacks {[list(s) for s in state.stacks]}"))
             if seconds > BUDGET:
                 break

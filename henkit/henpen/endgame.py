@@ -15,11 +15,20 @@ a serving to claim (a total no serving matches cannot stop, and a total that cla
 cannot fail by choice), and a turn that ends by itself (P5) takes the best of its claims.
 Positions repeat (a serving stolen back and forth; a failure with an empty stack flips nothing),
 so the positions are solved strongly connected component by component, last first: in floats by
-value iteration (Gauss-Seidel) to 1e-14, exactly (`exact=True`) by policy iteration, each policy
-evaluated by an exact linear solve over the component in Fractions and then checked to be a
-fixed point of the exact turn solve (integer backward induction). Every game ends with
-probability 1 whatever the players do (a roll of all worms forces a claim), so the fixed point is
-unique and is the game's value.
+value iteration (Gauss-Seidel, with Aitken's extrapolation every two sweeps) to 1e-14, exactly
+(`exact=True`) by policy iteration, each policy evaluated by an exact linear solve over the
+component in Fractions and then checked to be a fixed point of the exact turn solve. That exact
+turn solve (`_exact_turn`) follows the float solve's decisions wherever one option beats the
+others by more than 1e-9, and carries each node's exact chance of each outcome (modulo a few
+primes, rebuilt by Chinese remainders), comparing close options exactly; it gives the turn's
+exact value and its outcome chances at once. Every game ends with probability 1 whatever the
+players do (a roll of all worms forces a claim), so the fixed point is unique and is the game's
+value.
+
+A position keeps both stacks whole: the tops and the worm difference are not enough, because a
+steal or a failure shows the serving below (the tests hold an example), so an endgame's size
+grows fast with the servings left (the endgames of the benchmark: about 760 positions with 1
+serving left, 11,000 with 2, 79,000 with 3, 900,000 with 4).
 
 Every solved position is memoised (`cache_info`, `cache_clear`). `best_action(state)` and
 `win_advice(state)` give the best action at any moment of a turn for winning, and the chance to
