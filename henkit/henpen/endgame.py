@@ -402,10 +402,13 @@ def _mod(x: np.ndarray, primes: np.ndarray) -> np.ndarray:
     return x - np.floor(x / primes) * primes
 
 
-def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction]) -> tuple[Fraction, list[Fraction]]:
+def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool = True
+                ) -> tuple[Fraction, list[Fraction]]:
     """The exact value of a position's turn given its outcomes' exact values, and the chance of
     each outcome under the best play (the earliest best option on exact ties, stopping on a
-    tie between stopping and rolling: the choices of `_policy`)."""
+    tie between stopping and rolling: the choices of `_policy`). With `settle=False` close
+    options are left to the floats: the exact value and chances of a policy at most about
+    DELTA from the best (a start for policy iteration)."""
     sp = _space(rules)
     total, has_worm, rollable, _levels, _scale = _tables(rules)
     pr, levels, unit, _crtc, _product, den = _modular(rules)
@@ -440,7 +443,7 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction]) -> tuple[Fracti
         cols = np.arange(children.shape[1])
         near = vf >= vf[pick, cols] - DELTA
         unsure = np.flatnonzero(near.sum(axis=0) > 1)
-        if unsure.size:
+        if settle and unsure.size:
             lc = law[children[:, unsure]]  # (edges, unsure, m, primes)
             same = (lc == lc[pick[unsure], np.arange(unsure.size)]).all(axis=(2, 3)) | ~near[:, unsure]
             for j in unsure[~same.all(axis=0)].tolist():
@@ -455,6 +458,9 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction]) -> tuple[Fracti
         roll_law = _mod(_mod(np.add.reduceat(spread, starts, axis=0), pr) * inv, pr)
         stop = can[a:c] & (end_f[a:c] > roll_f[a:c] + DELTA)
         close = np.flatnonzero(can[a:c] & (np.abs(end_f[a:c] - roll_f[a:c]) <= DELTA))
+        if not settle:
+            stop[close] = end_f[a:c][close] >= roll_f[a:c][close]
+            close = close[:0]
         for i in close.tolist():
             stop[i] = vals[int(claim[a + i])] >= exact_value(roll_law[i])
         here = law[a:c]
@@ -665,7 +671,7 @@ def _policy_iteration(rules: Rules, comp: list[Key], turns: list[_Turn], floats:
     for t in turns:
         if t.terminal is None:
             vals = [1 - (guess[o] if o in inside else memo[o]) for o in t.outcomes]
-            laws.append(_exact_turn(rules, t, vals)[1])
+            laws.append(_exact_turn(rules, t, vals, settle=False)[1])
         else:
             laws.append(None)
     for _round in range(MAX_POLICY_ROUNDS):

@@ -298,6 +298,11 @@ def test_exact_turn_equals_the_integer_solve(case: tuple[Rules, eg._Turn, list[F
     assert value == eg._turn_value_exact(rules, turn, vals)[0]
     assert sum(law) == 1 and all(p >= 0 for p in law)
     assert sum(p * v for p, v in zip(law, vals, strict=True)) == value
+    # Leaving close options to the floats: some policy's exact value and chances, no better
+    # than the best and within the float tolerance of it.
+    rough, rough_law = eg._exact_turn(rules, turn, vals, settle=False)
+    assert sum(rough_law) == 1 and sum(p * v for p, v in zip(rough_law, vals, strict=True)) == rough
+    assert value - Fraction(1, 10**6) <= rough <= value
     # The float solve's value, through the numpy ends of each node, is the same number.
     assert eg._turn_value_float(rules, turn, [float(v) for v in vals]) == pytest.approx(float(value),
                                                                                        abs=1e-12)
