@@ -79,6 +79,7 @@ def measure(notebook: Path, tree: Path | None = None) -> dict:
             os.environ["PYTHONPATH"] = str(tree)
         try:
             NotebookClient(nb, timeout=CELL_TIMEOUT_S, kernel_name="python3",
+                           extra_arguments=["--log-level=ERROR"],  # no TCP warning per kernel
                            resources={"metadata": {"path": str(notebook.parent)}}).execute()
         finally:
             os.environ.clear()
