@@ -17,7 +17,7 @@ and scoring a prediction against the exact answer) and `Verdict`, is tested on i
 
 from __future__ import annotations
 
-import html
+import html as html_text
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -31,7 +31,21 @@ from traitlets import TraitError
 
 from henkit.checks import whole
 from henkit.core import make_rng
-from henkit.widgets.common import button, esc, flag, keep_alive, log_html, say, status_line
+from henkit.widgets.common import (
+    build,
+    button,
+    esc,
+    flag,
+    hbox,
+    html,
+    keep_alive,
+    log_html,
+    say,
+    set_shown,
+    shared_html,
+    shared_layout,
+    status_line,
+)
 from henkit.widgets.pieces import ROOT_CLASS, style_widget
 from henkit.widgets.seeding import SeedBox, start_seed
 
@@ -455,33 +469,34 @@ class Predict(w.VBox):
         self.results: list[str] = []
         self._rng: np.random.Generator | None = None
 
-        self.prompt_html = w.HTML(f"<div class='hk-question'><b>Predict.</b> {esc(prompt)}</div>")
+        self.prompt_html = html(f"<div class='hk-question'><b>Predict.</b> {esc(prompt)}</div>")
         hint = self.question.hint
         if self.question.kind == "choice":
-            self.input: w.Widget = w.RadioButtons(
-                options=list(self.question.choices), value=None, description="Prediction",
+            self.input: w.Widget = build(
+                w.RadioButtons, options=list(self.question.choices), value=None,
+                description="Prediction",
                 tooltip="Pick your prediction (arrow keys move between the choices)",
-                style={"description_width": "initial"}, layout=w.Layout(width="auto"))
+                style={"description_width": "initial"}, layout={"width": "auto"})
         else:
-            self.input = w.Text(
-                value="", description="Prediction", placeholder=f"e.g. {self._example()}",
+            self.input = build(
+                w.Text, value="", description="Prediction", placeholder=f"e.g. {self._example()}",
                 tooltip=f"Type {hint}, then press Lock my prediction",
                 # Every key is read: the Lock button opens as soon as the text is a prediction
                 # (so that Tab reaches it), and the line under the box says what it reads.
                 continuous_update=True, style={"description_width": "initial"},
-                layout=w.Layout(width="22em"))
+                layout={"width": "22em"})
         self.input.observe(self._typed, names="value")
         # Disabled until there is a prediction to lock: a click can only lock one, and a page
         # that plays a game beside this widget offers no button here that does nothing.
         self.lock_button = button("Lock my prediction",
                                   "Record your prediction: then the experiment and the exact "
                                   "answer open", self.lock, button_style="primary", disabled=True,
-                                  layout=w.Layout(width="auto"))
-        self.reading = w.HTML()  # what the box reads now (not a live region: it follows keys)
+                                  layout={"width": "auto"})
+        self.reading = html()  # what the box reads now (not a live region: it follows keys)
         self.status = status_line()
         self.seed_box: SeedBox | None = None
         self.run_button: w.Button | None = None
-        self.results_html = w.HTML()
+        self.results_html = html()
         experiment_rows: list[w.Widget] = []
         if run is not None:
             self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
@@ -489,7 +504,7 @@ class Predict(w.VBox):
                                     what="results")
             self.run_button = button(run_label, "Run the experiment once more with the next "
                                      "random numbers of this seed", self.run_once,
-                                     button_style="info", layout=w.Layout(width="auto"))
+                                     button_style="info", layout={"width": "auto"})
             self.run_button.add_class("hk-predict-run")  # pages and tests find the experiment
             experiment_rows += [self.seed_box, self.run_button, self.results_html]
             self._rng = make_rng(self.seed_box.seed if self.seed_box.seed is not None
@@ -497,19 +512,18 @@ class Predict(w.VBox):
         if experiment is not None:
             experiment_rows.append(experiment)
         self.has_experiment = bool(experiment_rows)
-        self.experiment_box = w.VBox(experiment_rows, layout=w.Layout(display="none"))
+        self.experiment_box = build(w.VBox, *experiment_rows, layout={"display": "none"})
         self.reveal_button = button("Show the exact answer",
                                     "Show the exact answer and how far off your prediction was",
                                     self.reveal, button_style="success",
-                                    layout=w.Layout(display="none", width="auto"))
-        self.answer_html = w.HTML(layout=w.Layout(display="none"))
+                                    layout={"display": "none", "width": "auto"})
+        self.answer_html = html(display="none")
         self.again_button = button("Predict again", "Clear this prediction and make a new one",
-                                   self.again, layout=w.Layout(display="none", width="auto"))
+                                   self.again, layout={"display": "none", "width": "auto"})
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             self.prompt_html,
-            w.HBox([self.input, self.lock_button], layout=w.Layout(flex_flow="row wrap",
-                                                                   align_items="center")),
+            hbox([self.input, self.lock_button], flex_flow="row wrap", align_items="center"),
             self.reading,
             self.status,
             self.experiment_box,
@@ -517,8 +531,8 @@ class Predict(w.VBox):
             self.answer_html,
             self.again_button,
             style_widget(),
-            w.HTML(_STYLE, layout=w.Layout(display="none")),
-        ])
+            shared_html(_STYLE, display="none"),  # one model for every Predict of a page
+        ], layout=shared_layout())
         self.add_class(ROOT_CLASS)
         self.add_class("hk-predict")
         self._show_reading()
@@ -593,14 +607,14 @@ class Predict(w.VBox):
         # The locked box is greyed out: the prediction is said again, in full contrast.
         self.reading.value = (f"<div>Your locked prediction: "
                               f"<b>{esc(self.question.say(self.prediction))}</b></div>")
-        self.again_button.layout.display = ""
+        set_shown(self.again_button, True)
         said = self.question.say(self.prediction)
         if not self.has_experiment:
             say(self.status, f"Locked: you predict {said}.")
             self.reveal()
             return True
-        self.experiment_box.layout.display = ""
-        self.reveal_button.layout.display = ""
+        set_shown(self.experiment_box, True)
+        set_shown(self.reveal_button, True)
         say(self.status, f"Locked: you predict {said}. Now try the experiment, then press Show "
                          "the exact answer.")
         return True
@@ -667,8 +681,8 @@ class Predict(w.VBox):
             why += f"<div>{esc(self.tally.text)}</div>"
         self.answer_html.value = (f"<div class='hk-answer' role='region' aria-label='The exact "
                                   f"answer'><div>{words}</div>{why}</div>")
-        self.answer_html.layout.display = ""
-        self.reveal_button.layout.display = "none"
+        set_shown(self.answer_html, True)
+        set_shown(self.reveal_button, False)
         say(self.status, "The exact answer is open, below.")
         return s
 
@@ -678,15 +692,15 @@ class Predict(w.VBox):
         self.prediction, self.locked, self.revealed, self.score = None, False, False, None
         self.input.disabled = False
         self._show_reading()
-        self.experiment_box.layout.display = "none"
-        self.reveal_button.layout.display = "none"
+        set_shown(self.experiment_box, False)
+        set_shown(self.reveal_button, False)
         self.answer_html.value = ""
-        self.answer_html.layout.display = "none"
-        self.again_button.layout.display = "none"
+        set_shown(self.answer_html, False)
+        set_shown(self.again_button, False)
         earlier = f" (your last prediction was {before})" if before else ""
         say(self.status, self._ask() + earlier)
 
     @property
     def answer_text(self) -> str:
         """What the answer box says now, as plain text ('' before the answer is shown)."""
-        return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", self.answer_html.value)).split())
+        return " ".join(html_text.unescape(re.sub(r"<[^>]+>", " ", self.answer_html.value)).split())
