@@ -72,8 +72,8 @@ _size = [""]
 
 def _counted(message: str) -> str:
     # "this endgame has 897,754 positions to solve, more than ...": the size part.
-    head = message.split(" to solve", 1)[0]
-    return head.replace("this endgame has ", "") if head != message else "more than the limit"
+    head = message.split(" positions to solve", 1)[0]
+    return head.replace("this endgame has ", "") if head != message else "more than the limit of"
 
 
 def wilson(points: float, n: int, z: float = 1.96) -> tuple[float, float]:
