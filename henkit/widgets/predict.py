@@ -494,42 +494,22 @@ class Predict(w.VBox):
                                   layout={"width": "auto"})
         self.reading = html()  # what the box reads now (not a live region: it follows keys)
         self.status = status_line()
-        self.seed_box: SeedBox | None = None
-        self.run_button: w.Button | None = None
-        self.results_html = html()
-        experiment_rows: list[w.Widget] = []
+        # The parts a student sees only after the lock (the experiment box with its seed box,
+        # run button and results, the reveal and again buttons, the answer) are made when first
+        # needed (`_make_hidden`): a page of several Predicts sends none of their models before
+        # a prediction is locked, and most boxes on a page are never locked.
+        self._first_seed, self._pin_seed, self._run_label = first_seed, bool(pin_seed), run_label
+        self._hidden: tuple[w.Widget, ...] = ()
+        self.has_experiment = run is not None or experiment is not None
         if run is not None:
-            self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
-                                    report=lambda text, error: say(self.status, text, error),
-                                    what="results")
-            self.run_button = button(run_label, "Run the experiment once more with the next "
-                                     "random numbers of this seed", self.run_once,
-                                     button_style="info", layout={"width": "auto"})
-            self.run_button.add_class("hk-predict-run")  # pages and tests find the experiment
-            experiment_rows += [self.seed_box, self.run_button, self.results_html]
-            self._rng = make_rng(self.seed_box.seed if self.seed_box.seed is not None
-                                 else first_seed)
-        if experiment is not None:
-            experiment_rows.append(experiment)
-        self.has_experiment = bool(experiment_rows)
-        self.experiment_box = build(w.VBox, *experiment_rows, layout={"display": "none"})
-        self.reveal_button = button("Show the exact answer",
-                                    "Show the exact answer and how far off your prediction was",
-                                    self.reveal, button_style="success",
-                                    layout={"display": "none", "width": "auto"})
-        self.answer_html = html(display="none")
-        self.again_button = button("Predict again", "Clear this prediction and make a new one",
-                                   self.again, layout={"display": "none", "width": "auto"})
+            assert first_seed is not None
+            self._rng = make_rng(first_seed)  # as the seed box will read it (a Generator as is)
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             self.prompt_html,
             hbox([self.input, self.lock_button], flex_flow="row wrap", align_items="center"),
             self.reading,
             self.status,
-            self.experiment_box,
-            self.reveal_button,
-            self.answer_html,
-            self.again_button,
             style_widget(),
             shared_html(_STYLE, display="none"),  # one model for every Predict of a page
         ], layout=shared_layout())
@@ -537,6 +517,78 @@ class Predict(w.VBox):
         self.add_class("hk-predict")
         self._show_reading()
         say(self.status, self._ask())
+
+    # ----- the parts shown after the lock, made when first needed -----------------------------
+
+    def _make_hidden(self) -> tuple[w.Widget, ...]:
+        """The experiment box, the reveal button, the answer and the again button (all hidden),
+        made once and put in their places under the status line."""
+        if self._hidden:
+            return self._hidden
+        seed_box: SeedBox | None = None
+        run_button: w.Button | None = None
+        results_html = html()
+        rows: list[w.Widget] = []
+        if self.run_function is not None:
+            seed_box = SeedBox(self._first_seed, pinned=self._pin_seed, restart=self._restart,
+                               report=lambda text, error: say(self.status, text, error),
+                               what="results")
+            run_button = button(self._run_label, "Run the experiment once more with the next "
+                                "random numbers of this seed", self.run_once,
+                                button_style="info", layout={"width": "auto"})
+            run_button.add_class("hk-predict-run")  # pages and tests find the experiment
+            rows += [seed_box, run_button, results_html]
+        if self.experiment is not None:
+            rows.append(self.experiment)
+        experiment_box = build(w.VBox, *rows, layout={"display": "none"})
+        reveal_button = button("Show the exact answer",
+                               "Show the exact answer and how far off your prediction was",
+                               self.reveal, button_style="success",
+                               layout={"display": "none", "width": "auto"})
+        answer_html = html(display="none")
+        again_button = button("Predict again", "Clear this prediction and make a new one",
+                              self.again, layout={"display": "none", "width": "auto"})
+        self._hidden = (seed_box, run_button, results_html, experiment_box, reveal_button,
+                        answer_html, again_button)
+        shown = list(self.children)
+        shown[4:4] = [experiment_box, reveal_button, answer_html, again_button]
+        self.children = shown
+        return self._hidden
+
+    @property
+    def seed_box(self) -> SeedBox | None:
+        """The experiment's seed box (None without `run` or `trial`)."""
+        return self._make_hidden()[0]
+
+    @property
+    def run_button(self) -> w.Button | None:
+        """The button that runs the experiment once (None without `run` or `trial`)."""
+        return self._make_hidden()[1]
+
+    @property
+    def results_html(self) -> w.HTML:
+        """The experiment's results, newest first."""
+        return self._make_hidden()[2]
+
+    @property
+    def experiment_box(self) -> w.VBox:
+        """The experiment (seed box, run button, results, the `experiment` widget)."""
+        return self._make_hidden()[3]
+
+    @property
+    def reveal_button(self) -> w.Button:
+        """The 'Show the exact answer' button."""
+        return self._make_hidden()[4]
+
+    @property
+    def answer_html(self) -> w.HTML:
+        """The exact answer and how far off the prediction was."""
+        return self._make_hidden()[5]
+
+    @property
+    def again_button(self) -> w.Button:
+        """The 'Predict again' button."""
+        return self._make_hidden()[6]
 
     # ----- words ----------------------------------------------------------------------------------
 
@@ -692,15 +744,18 @@ class Predict(w.VBox):
         self.prediction, self.locked, self.revealed, self.score = None, False, False, None
         self.input.disabled = False
         self._show_reading()
-        set_shown(self.experiment_box, False)
-        set_shown(self.reveal_button, False)
-        self.answer_html.value = ""
-        set_shown(self.answer_html, False)
-        set_shown(self.again_button, False)
+        if self._hidden:  # nothing to hide before the first lock
+            set_shown(self.experiment_box, False)
+            set_shown(self.reveal_button, False)
+            self.answer_html.value = ""
+            set_shown(self.answer_html, False)
+            set_shown(self.again_button, False)
         earlier = f" (your last prediction was {before})" if before else ""
         say(self.status, self._ask() + earlier)
 
     @property
     def answer_text(self) -> str:
         """What the answer box says now, as plain text ('' before the answer is shown)."""
+        if not self._hidden:
+            return ""
         return " ".join(html_text.unescape(re.sub(r"<[^>]+>", " ", self.answer_html.value)).split())

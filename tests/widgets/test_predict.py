@@ -440,3 +440,22 @@ def test_a_number_score_says_how_far_off_and_which_way(said, exact):
     assert s.off == said - exact and s.right == (said == exact)
     if said != exact:
         assert ("high" in s.text) == (said > exact) and ("low" in s.text) == (said < exact)
+
+
+def test_the_parts_after_the_lock_are_made_then_in_their_place():
+    p = Predict("Q?", Fraction(1, 2), run=worms_in_20, seed=2)
+    assert len(p.children) == 6  # question, box and Lock, reading, status, two styles
+    p.again()  # nothing to hide yet: still nothing made
+    assert len(p.children) == 6 and p.answer_text == ""
+    p.set_prediction("20")
+    p.lock()
+    assert p.children[4:8] == (p.experiment_box, p.reveal_button, p.answer_html, p.again_button)
+    assert p.experiment_box.children[:2] == (p.seed_box, p.run_button)
+    assert "hk-predict-run" in p.run_button._dom_classes
+    assert shown(p.experiment_box) and shown(p.again_button) and not shown(p.answer_html)
+    first = p.children
+    p.reveal()
+    p.again()
+    p.set_prediction("30")
+    p.lock()
+    assert p.children == first  # made once

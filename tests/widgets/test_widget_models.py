@@ -292,3 +292,70 @@ def test_bad_settings_are_refused_in_words():
         set_shown("x", True)
     with pytest.raises(ValueError, match="ipywidgets Layout"):
         layout_settings({"width": "1px"})
+
+
+# ----- prediction boxes (henkit.widgets.predict), several per lesson page ---------------------
+
+
+def _predicts() -> list:
+    """One Predict of each kind: a chance with a counted experiment, a number, a choice."""
+    from fractions import Fraction
+
+    from henkit.widgets.predict import Predict
+
+    return [
+        Predict("How likely?", Fraction(1, 3), trial=lambda rng: bool(rng.random() < 0.5),
+                seed=1),
+        Predict("How many?", 5, kind="number", low=0, high=10),
+        Predict("Which?", "b", kind="choice", choices=["a", "b"]),
+    ]
+
+
+def _cycle(p, seed: int) -> None:
+    """Lock a prediction, run the experiment, a new seed, the answer, predict again."""
+    assert p.set_prediction("b" if p.question.kind == "choice" else "3")
+    assert p.lock()
+    if p.seed_box is not None:
+        p.run_once()
+        p.seed_box.set_seed(seed)
+        p.run_once()
+    p.reveal()
+    p.again()
+
+
+def test_a_prediction_sends_its_question_only_until_it_is_locked():
+    _predicts()  # the shared looks and styles exist (one per kernel)
+    before = set(_instances)
+    made = _predicts()
+    # Each box at page load: itself, the question, the row of box and Lock button, the box,
+    # the button, the reading and the status line. Its looks are shared and its CSS is one
+    # model per kernel (before: 31 models, 37 with an experiment, 22-26 kB each).
+    new = {m: _instances[m] for m in set(_instances) - before}
+    assert len(new) <= 7 * len(made) and state_kb(new) <= 5 * len(made)
+    for p in made:
+        models = page_models(p)
+        shared = looks(models)
+        assert len(models) - len(shared) <= 9 and len(shared) <= 9
+        assert max(Counter((type(m).__name__, json.dumps(m.get_state(), sort_keys=True))
+                           for m in shared).values()) == 1
+        buttons = [m for m in models.values() if isinstance(m, w.Button)]
+        assert [b.description for b in buttons] == ["Lock my prediction"]  # the rest come later
+    styles = {c.model_id for p in made for c in p.children
+              if isinstance(c, w.HTML) and "hk-predict" in c.value and "<style>" in c.value}
+    assert len(styles) == 1
+
+
+def test_a_prediction_makes_no_model_after_its_first_lock():
+    made = _predicts()
+    for p in made:
+        _cycle(p, 2)
+    count = live_models()
+    for i in range(10):
+        for p in made:
+            _cycle(p, 3 + i)
+    assert live_models() == count
+    for p in made:  # and what the page shows after a lock is still lean
+        assert p.set_prediction("b" if p.question.kind == "choice" else "3") and p.lock()
+        p.reveal()
+        models = page_models(p)
+        assert len(models) - len(looks(models)) <= 20 and len(looks(models)) <= 16
