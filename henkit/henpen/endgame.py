@@ -334,8 +334,9 @@ def _turn_value_exact(rules: Rules, turn: _Turn, values: list[Fraction]) -> tupl
 # is tens of milliseconds a turn. `_exact_turn` gets the same answer from the float solve's
 # decisions: each node carries instead the exact chance of each outcome from there under the
 # best play (a "law": whole numbers out of 6**S, S = d + (d-1) + ... + 1, so of fixed size),
-# computed modulo a few primes below 2**26 in float64 (every product stays below 2**53, so
-# exact, and float division is much faster than numpy's integer remainder) and rebuilt exactly
+# computed modulo a few primes below 2**21 in float64 (every product, and every node's sum of
+# products, stays below 2**53, so exact, and float division is much faster than numpy's integer
+# remainder) and rebuilt exactly
 # (Chinese remainders) where needed. A decision whose best option beats the others by more than DELTA in floats is the
 # exact decision (float error is far below DELTA); where options come closer, equal laws mean
 # equal values, and the rest are compared exactly.
@@ -369,8 +370,12 @@ def _modular(rules: Rules) -> tuple[Any, ...]:
     sp = _space(rules)
     d = rules.dice
     s_exp = d * (d + 1) // 2
+    # Primes small enough that a node's sum of (chance * weight) products, each below p**2,
+    # stays below 2**53 (exact in floats) without reducing each product first.
+    most = int(np.diff(sp.pair_start).max())
+    bits = min(26, int((53 - math.log2(most + 1)) // 2))
     primes: list[int] = []
-    n, product = (1 << 26) - 1, 1
+    n, product = (1 << bits) - 1, 1
     while product <= SIDES**s_exp:
         if _is_prime(n):
             primes.append(n)
@@ -454,7 +459,7 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
                              if near[k, j] and exact[int(children[k, j])] == top)
                 pick[j] = first
         chosen = children[pick, cols]
-        spread = _mod(law[chosen] * w[:, None, :], pr)
+        spread = law[chosen] * w[:, None, :]  # each below p**2: their sums stay exact
         roll_law = _mod(_mod(np.add.reduceat(spread, starts, axis=0), pr) * inv, pr)
         stop = can[a:c] & (end_f[a:c] > roll_f[a:c] + DELTA)
         close = np.flatnonzero(can[a:c] & (np.abs(end_f[a:c] - roll_f[a:c]) <= DELTA))
