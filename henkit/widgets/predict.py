@@ -9,7 +9,9 @@ prediction was, in words: "You said 30 %; exact 38.0 % (7/18): 8.0 percentage po
 Everything happens through widgets (a dashboard runs no cell again), works by keyboard (a text
 box, radio buttons, buttons), and is projector-sized through the pieces' style. The exact answer
 is not in the page before it is asked for: it is worked out (when given as a function) and
-written into the page only then.
+written into the page only then. A page holds many of these boxes, so each one is lean: its
+looks are shared (henkit.widgets.common), its CSS is one model per kernel, and the parts shown
+after the lock are made at the first lock: 7 widget models per box when the page opens.
 
 The part without widgets, `Question` (what may be predicted, reading what the student typed,
 and scoring a prediction against the exact answer) and `Verdict`, is tested on its own.
