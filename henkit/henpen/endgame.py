@@ -449,9 +449,11 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
         near = vf >= vf[pick, cols] - DELTA
         unsure = np.flatnonzero(near.sum(axis=0) > 1)
         if settle and unsure.size:
-            lc = law[children[:, unsure]]  # (edges, unsure, m, primes)
-            same = (lc == lc[pick[unsure], np.arange(unsure.size)]).all(axis=(2, 3)) | ~near[:, unsure]
-            for j in unsure[~same.all(axis=0)].tolist():
+            # Compare each close option's law with the float pick's, close options only.
+            e, u = np.nonzero(near[:, unsure])
+            cols_u = unsure[u]
+            differs = ~(law[children[e, cols_u]] == law[children[pick[cols_u], cols_u]]).all(axis=(1, 2))
+            for j in np.unique(cols_u[differs]).tolist():
                 options = [int(x) for x in children[near[:, j], j]]
                 exact = {o: node_value(o) for o in dict.fromkeys(options)}
                 top = max(exact.values())
