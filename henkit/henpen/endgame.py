@@ -425,16 +425,20 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
     claim = best_at[total]
     can = (claim >= 0) & has_worm
     outcome = np.where(can, claim, 0)  # where a stop ends: the best claim, else a failure
-    m = len(turn.outcomes)
-    law = np.zeros((sp.size + 1, m, len(pr)))
-    law[-1, 0] = unit  # FAIL: the failure for sure
-    fixed = np.flatnonzero(~rollable)
-    law[fixed, outcome[fixed]] = unit
+    # The chances of the claims (outcomes 1..m-1); the failure's is what is left of 1, so
+    # FAIL's row, and a stop without a claim, are all zeros.
+    law = np.zeros((sp.size + 1, len(turn.outcomes) - 1, len(pr)))
+    fixed = np.flatnonzero(~rollable & (outcome > 0))
+    law[fixed, outcome[fixed] - 1] = unit
 
     known: dict[int, Fraction] = {}
 
+    def chances_of(row: np.ndarray) -> list[int]:
+        claims = _crt(rules, row)
+        return [den - sum(claims), *claims]  # times 6**S: the failure's, then each claim's
+
     def exact_value(row: np.ndarray) -> Fraction:
-        return sum((x * v for x, v in zip(_crt(rules, row), vals, strict=True) if x),
+        return sum((x * v for x, v in zip(chances_of(row), vals, strict=True) if x),
                    Fraction(0)) / den
 
     def node_value(i: int) -> Fraction:
@@ -474,8 +478,9 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
         here[:] = roll_law
         idx = np.flatnonzero(stop)
         here[idx] = 0
-        here[idx, outcome[a + idx]] = unit
-    chances = [Fraction(x, den) for x in _crt(rules, law[_root(rules)])]
+        claims = idx[outcome[a + idx] > 0]
+        here[claims, outcome[a + claims] - 1] = unit
+    chances = [Fraction(x, den) for x in chances_of(law[_root(rules)])]
     return sum((p * v for p, v in zip(chances, vals, strict=True) if p), Fraction(0)), chances
 
 
