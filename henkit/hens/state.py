@@ -88,9 +88,6 @@ FIELDS = ("rules", "goal", "removed_breeds", "first_player", "phase", "player", 
 """The public fields of a State, in the order of `to_dict`."""
 
 
-_ALL_HOLD = tuple((True,) * n for n in range(5))
-"""_ALL_HOLD[n]: every one of n discard piles holds a card."""
-
 _TWO64 = 1 << 64
 
 
@@ -257,14 +254,26 @@ class State:
         return s
 
     def _copy(self) -> State:
+        """A new state sharing every field with this one (`apply` then changes a few).
+
+        One assignment a field: unpacking tuples of fields builds a tuple first (a sixth slower
+        here, and every move of every game makes a copy)."""
         s = object.__new__(State)
-        s._setup, s.phase, s.player, s.current_player, s.round, s.turn, s.draws = (
-            self._setup, self.phase, self.player, self.current_player, self.round, self.turn,
-            self.draws)
-        s.deck, s.hands, s.discards, s.barnyards, s.known_in_hand = (
-            self.deck, self.hands, self.discards, self.barnyards, self.known_in_hand)
-        s.rooster_chosen, s.rooster_choices = self.rooster_chosen, self.rooster_choices
+        s._setup = self._setup
+        s.phase = self.phase
+        s.player = self.player
+        s.current_player = self.current_player
+        s.round = self.round
+        s.turn = self.turn
+        s.draws = self.draws
+        s.deck = self.deck
+        s.hands = self.hands
+        s.discards = self.discards
+        s.barnyards = self.barnyards
+        s.known_in_hand = self.known_in_hand
         s.known_in_hand_or_coops = self.known_in_hand_or_coops
+        s.rooster_chosen = self.rooster_chosen
+        s.rooster_choices = self.rooster_choices
         return s
 
     def replace(self, **changes: Any) -> State:
@@ -329,12 +338,10 @@ class State:
         return list(self._sources())
 
     def _sources(self) -> tuple[int, ...]:
-        """`draw_sources()` as a tuple from the functools cache of `_pile_sources`."""
+        """`draw_sources()` as a tuple: `_pile_sources` less the piles that hold no card."""
         piles = self.discards
-        # Which piles hold cards: after the first round seldom any empty one.
-        return _pile_sources(self.player, self.round == 1,
-                             _ALL_HOLD[len(piles)] if () not in piles else tuple(map(bool, piles)),
-                             bool(self.deck))
+        return tuple(q for q in _pile_sources(self.player, len(piles), self.round == 1,
+                                              bool(self.deck)) if q == DECK or piles[q])
 
     def _can_draw(self) -> bool:
         """True when some draw source is left: `draw_sources()` is not empty."""
@@ -369,11 +376,15 @@ class State:
         ph = self.phase
         if ph is DRAW:
             piles = self.discards
-            # `_sources()` inline (a random bot asks this at every draw).
-            sources = _pile_sources(self.player, self.round == 1, _ALL_HOLD[len(piles)]
-                                    if () not in piles else tuple(map(bool, piles)),
-                                    bool(self.deck))
-            return [DRAW_AT[q][piles[q][-1]] if q != DECK else DRAW_DECK for q in sources]
+            # `_sources()` inline (a random bot asks this at every draw), its moves built by a
+            # plain loop: for three or four moves a list comprehension's own call costs more.
+            moves = []
+            for q in _pile_sources(self.player, len(piles), self.round == 1, bool(self.deck)):
+                if q == DECK:
+                    moves.append(DRAW_DECK)
+                elif piles[q]:  # a pile holding no card cannot be drawn (`_pile_sources`)
+                    moves.append(DRAW_AT[q][piles[q][-1]])
+            return moves
         if ph is PLACE:
             p = self.player
             return Placements(_distinct(self.hands[p]), self.barnyards[p])
@@ -859,14 +870,14 @@ def pile_problem(source: int, player: int, players: int, round: int, pile: int) 
     return None
 
 
-@cache  # a speed layer over `pile_problem`: at most 1024 (seat, round 1?, piles, deck)
-def _pile_sources(player: int, first_round: bool, nonempty: tuple[bool, ...],
-                  deck: bool) -> tuple[int, ...]:
-    """DECK if the deck holds cards, then the seats whose pile `player` may draw from
-    (`pile_problem` is None); `nonempty[q]`: seat q's pile holds a card."""
-    players = len(nonempty)
+@cache  # a speed layer over `pile_problem`: at most 72 (seat, players, round 1?, deck)
+def _pile_sources(player: int, players: int, first_round: bool, deck: bool) -> tuple[int, ...]:
+    """DECK if the deck holds cards, then the seats whose pile `player` may draw from if it holds
+    a card (`pile_problem` of a one-card pile is None). Callers drop the seats whose pile is
+    empty (`pile_problem`'s last clause): keying the cache on which piles hold cards would cost
+    more than the check, piles being emptied all the time."""
     piles = tuple(q for q in range(players)
-                  if pile_problem(q, player, players, 2 - first_round, int(nonempty[q])) is None)
+                  if pile_problem(q, player, players, 2 - first_round, 1) is None)
     return (DECK, *piles) if deck else piles
 
 
