@@ -430,6 +430,22 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
     law = np.zeros((sp.size + 1, len(turn.outcomes) - 1, len(pr)))
     fixed = np.flatnonzero(~rollable & (outcome > 0))
     law[fixed, outcome[fixed] - 1] = unit
+    # Each node's law packed into a few int64 words (residues side by side, exact), for
+    # comparing the laws of close options cheaply.
+    bits = int(pr.max()).bit_length()
+    group = max(1, 63 // bits)
+    width = -(-law.shape[1] * len(pr) // group)
+
+    def pack(rows: np.ndarray) -> np.ndarray:
+        flat = np.zeros((len(rows), width * group), dtype=np.int64)
+        flat[:, :law.shape[1] * len(pr)] = rows.reshape(len(rows), -1)
+        flat = flat.reshape(len(rows), width, group)
+        words = flat[:, :, 0].copy()
+        for g in range(1, group):
+            words |= flat[:, :, g] << (bits * g)
+        return words
+
+    packed = pack(law)
 
     known: dict[int, Fraction] = {}
 
@@ -456,7 +472,7 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
             # Compare each close option's law with the float pick's, close options only.
             e, u = np.nonzero(near[:, unsure])
             cols_u = unsure[u]
-            differs = ~(law[children[e, cols_u]] == law[children[pick[cols_u], cols_u]]).all(axis=(1, 2))
+            differs = ~(packed[children[e, cols_u]] == packed[children[pick[cols_u], cols_u]]).all(axis=1)
             for j in np.unique(cols_u[differs]).tolist():
                 options = [int(x) for x in children[near[:, j], j]]
                 exact = {o: node_value(o) for o in dict.fromkeys(options)}
@@ -480,6 +496,7 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
         here[idx] = 0
         claims = idx[outcome[a + idx] > 0]
         here[claims, outcome[a + claims] - 1] = unit
+        packed[a:c] = pack(here)
     chances = [Fraction(x, den) for x in chances_of(law[_root(rules)])]
     return sum((p * v for p, v in zip(chances, vals, strict=True) if p), Fraction(0)), chances
 
