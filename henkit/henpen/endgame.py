@@ -408,12 +408,14 @@ def _mod(x: np.ndarray, primes: np.ndarray) -> np.ndarray:
 
 
 def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool = True
-                ) -> tuple[Fraction, list[Fraction]]:
+                ) -> tuple[Fraction, list[Fraction], bool]:
     """The exact value of a position's turn given its outcomes' exact values, and the chance of
     each outcome under the best play (the earliest best option on exact ties, stopping on a
     tie between stopping and rolling: the choices of `_policy`). With `settle=False` close
     options are left to the floats: the exact value and chances of a policy at most about
-    DELTA from the best (a start for policy iteration)."""
+    DELTA from the best (a start for policy iteration). The flag: no decision was close (every
+    option within DELTA of the best has the best's law), so the policy stays the best for any
+    outcome values within about DELTA / 2 of these."""
     sp = _space(rules)
     total, has_worm, rollable, _levels, _scale = _tables(rules)
     pr, levels, unit, _crtc, _product, den = _modular(rules)
@@ -446,6 +448,7 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
         return words
 
     packed = pack(law)
+    certain = True
 
     known: dict[int, Fraction] = {}
 
@@ -468,12 +471,13 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
         cols = np.arange(children.shape[1])
         near = vf >= vf[pick, cols] - DELTA
         unsure = np.flatnonzero(near.sum(axis=0) > 1)
-        if settle and unsure.size:
+        if unsure.size:
             # Compare each close option's law with the float pick's, close options only.
             e, u = np.nonzero(near[:, unsure])
             cols_u = unsure[u]
             differs = ~(packed[children[e, cols_u]] == packed[children[pick[cols_u], cols_u]]).all(axis=1)
-            for j in np.unique(cols_u[differs]).tolist():
+            certain = certain and not differs.any()
+            for j in np.unique(cols_u[differs]).tolist() if settle else ():
                 options = [int(x) for x in children[near[:, j], j]]
                 exact = {o: node_value(o) for o in dict.fromkeys(options)}
                 top = max(exact.values())
@@ -486,6 +490,7 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
         stop = can[a:c] & (end_f[a:c] > roll_f[a:c] + DELTA)
         close = np.flatnonzero(can[a:c] & (np.abs(end_f[a:c] - roll_f[a:c]) <= DELTA))
         if not settle:
+            certain = certain and not close.size
             stop[close] = end_f[a:c][close] >= roll_f[a:c][close]
             close = close[:0]
         for i in close.tolist():
@@ -498,7 +503,8 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
         here[claims, outcome[a + claims] - 1] = unit
         packed[a:c] = pack(here)
     chances = [Fraction(x, den) for x in chances_of(law[_root(rules)])]
-    return sum((p * v for p, v in zip(chances, vals, strict=True) if p), Fraction(0)), chances
+    value = sum((p * v for p, v in zip(chances, vals, strict=True) if p), Fraction(0))
+    return value, chances, certain
 
 
 # ----- the graph of positions ---------------------------------------------------------------------
@@ -697,19 +703,29 @@ def _policy_iteration(rules: Rules, comp: list[Key], turns: list[_Turn], floats:
     inside = set(comp)
     guess: dict[Key, Fraction] = {k: Fraction(floats[k]) for k in comp}
     laws: list[Any] = []
+    certain = True
     for t in turns:
         if t.terminal is None:
             vals = [1 - (guess[o] if o in inside else memo[o]) for o in t.outcomes]
-            laws.append(_exact_turn(rules, t, vals, settle=False)[1])
+            _v, law, sure = _exact_turn(rules, t, vals, settle=False)
+            laws.append(law)
+            certain = certain and sure
         else:
             laws.append(None)
-    for _round in range(MAX_POLICY_ROUNDS):
+    for round_ in range(MAX_POLICY_ROUNDS):
         values = _evaluate(comp, turns, laws, memo)
+        if round_ == 0 and certain and all(abs(float(values[k]) - floats[k]) <= DELTA / 10
+                                           for k in comp):
+            # No decision of the start policy was close, and the exact values are within
+            # DELTA / 10 of the floats it was chosen against: it is the best policy for them
+            # too, so these values are the fixed point (no checking round needed).
+            memo.update(values)
+            return
         stable = True
         for i, (k, t) in enumerate(zip(comp, turns, strict=True)):
             if t.terminal is None:
                 vals = [1 - (values[o] if o in inside else memo[o]) for o in t.outcomes]
-                best, law = _exact_turn(rules, t, vals)
+                best, law, _sure = _exact_turn(rules, t, vals)
                 if best != values[k]:
                     stable = False
                     laws[i] = law  # improve: the policy best against these values

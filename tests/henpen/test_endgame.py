@@ -294,15 +294,17 @@ def test_exact_turn_equals_the_integer_solve(case: tuple[Rules, eg._Turn, list[F
     # The float-guided exact turn solve (outcome chances modulo primes) against the exact
     # backward induction over integers: the same value; its chances add up to 1 and give it.
     rules, turn, vals = case
-    value, law = eg._exact_turn(rules, turn, vals)
+    value, law, _sure = eg._exact_turn(rules, turn, vals)
     assert value == eg._turn_value_exact(rules, turn, vals)[0]
     assert sum(law) == 1 and all(p >= 0 for p in law)
     assert sum(p * v for p, v in zip(law, vals, strict=True)) == value
     # Leaving close options to the floats: some policy's exact value and chances, no better
     # than the best and within the float tolerance of it.
-    rough, rough_law = eg._exact_turn(rules, turn, vals, settle=False)
+    rough, rough_law, sure = eg._exact_turn(rules, turn, vals, settle=False)
     assert sum(rough_law) == 1 and sum(p * v for p, v in zip(rough_law, vals, strict=True)) == rough
     assert value - Fraction(1, 10**6) <= rough <= value
+    if sure:  # no close decision: the float-decided policy is the best one
+        assert rough == value and rough_law == law
     # The float solve's value, through the numpy ends of each node, is the same number.
     assert eg._turn_value_float(rules, turn, [float(v) for v in vals]) == pytest.approx(float(value),
                                                                                        abs=1e-12)
