@@ -17,11 +17,13 @@ Positions repeat (a serving stolen back and forth; a failure with an empty stack
 so the positions are solved strongly connected component by component, last first: in floats by
 value iteration (Gauss-Seidel, with Aitken's extrapolation every two sweeps) to 1e-14, exactly
 (`exact=True`) by policy iteration, each policy evaluated by an exact linear solve over the
-component in Fractions and then checked to be a fixed point of the exact turn solve. That exact
-turn solve (`_exact_turn`) follows the float solve's decisions wherever one option beats the
-others by more than 1e-9, and carries each node's exact chance of each outcome (modulo a few
-primes, rebuilt by Chinese remainders), comparing close options exactly; it gives the turn's
-exact value and its outcome chances at once. Every game ends with probability 1 whatever the
+component in Fractions and then checked to be a fixed point of the exact turn solve (no check
+is needed when the first policy, chosen against the float values, had no close decision and
+the exact values stay within 1e-10 of the floats). That exact turn solve (`_exact_turn`)
+follows the float solve's decisions wherever one option beats the others by more than 1e-9,
+and carries each node's exact chance of each outcome (modulo a few primes, rebuilt by Chinese
+remainders), comparing close options exactly; it gives the turn's exact value and its outcome
+chances at once. Every game ends with probability 1 whatever the
 players do (a roll of all worms forces a claim), so the fixed point is unique and is the game's
 value.
 
