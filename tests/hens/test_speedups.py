@@ -119,6 +119,24 @@ def test_hen_and_open_masks_are_the_placement_rules(seed, players):
                 assert masks[k] == y.hen_mask(k)
 
 
+@settings(max_examples=8, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_draw_moves_are_the_draw_rule(seed, players):
+    # The draw phase's moves (the functools cache `_pile_sources`, empty piles dropped as the
+    # moves are built) against `pile_problem` asked seat by seat: the deck while it holds cards,
+    # then every seat whose pile the rule allows, each Draw naming that pile's top card.
+    g = random_game(players, seed)
+    draws = [s for s in g.states if s.phase == "draw"]
+    assert any(len(s.draw_sources()) > 1 for s in draws)  # piles were drawable at times
+    assert any(() in s.discards and s.round > 1 for s in draws)  # and some pile was empty
+    for s in draws:
+        seats = [q for q in range(players) if s.pile_problem(q) is None]
+        sources = ([DECK] if s.deck else []) + seats
+        assert s.draw_sources() == sources
+        want = [Draw(DECK) if q == DECK else Draw(q, s.discards[q][-1]) for q in sources]
+        assert s.legal_moves() == want and s.legal_actions() == want
+
+
 @settings(max_examples=200, deadline=None)
 @given(m=st.integers(min_value=0, max_value=2**60))
 def test_bit_list_is_bits_of(m):
