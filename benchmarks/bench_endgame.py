@@ -116,7 +116,8 @@ def run() -> list[Result]:
             if seconds is None:
                 pace = f"{rate:,.0f} positions/s" if rate else "no rate measured yet"
                 note = (f"{n:,} positions: over the 60 s budget at {pace}, not run" if n > 0
-                        else f"{_size[0]} positions, more than {_limit(rate):,} ({pace}): not run")
+                        else f"{_size[0]} positions, over the limit of {_limit(rate):,} set from "
+                             f"{pace}: not run")
                 out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", float("nan"),
                                   "s", BUDGET, higher_is_better=False, note=note))
                 break
