@@ -206,3 +206,21 @@ def test_class_export_without_csv_is_one_line_on_stderr(tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out == ""
     assert captured.err == "henkit class export: error: henkit class export writes CSV: add --csv\n"
+
+
+def test_an_exact_chance_too_long_to_print_is_given_by_its_size():
+    # Deep endgames' exact win chances have thousands of digits (Python refuses to print more
+    # than 4,300): the CLI says how long the fraction is, with its percentage.
+    from fractions import Fraction
+
+    from henkit.henpen.cli import MAX_DIGITS, format_chance
+
+    assert format_chance(Fraction(1, 3), exact=True) == "1/3 (= 33.33333%)"
+    assert format_chance(Fraction(1, 3), exact=False) == "33.333%"
+    assert format_chance(Fraction(1), exact=True) == "1"
+    edge = Fraction(10 ** (MAX_DIGITS - 1), 10 ** MAX_DIGITS - 1)  # MAX_DIGITS digits below
+    assert format_chance(edge, exact=True).startswith(f"{edge.numerator}/")
+    for k in (MAX_DIGITS, 4_300, 9_000):  # a denominator of k + 1 digits
+        huge = Fraction(10 ** k // 3, 10 ** k + 7)
+        assert format_chance(huge, exact=True) == (
+            f"a fraction of {k:,} digits over {k + 1:,} digits (= {float(huge):.5%})")

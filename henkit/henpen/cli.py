@@ -98,9 +98,29 @@ def _rules(args: argparse.Namespace) -> Rules:
     return Rules.pickomino() if getattr(args, "pickomino", False) else Rules()
 
 
-def _fmt(x: Fraction | float, exact: bool) -> str:
+#: Digits of a numerator or denominator printed in full; beyond it the size is said instead.
+#: Deep endgames' exact chances have thousands of digits (Python refuses to print more than
+#: 4,300 of them), which no reader wants on a terminal.
+MAX_DIGITS = 200
+
+
+def _digits(n: int) -> int:
+    """How many decimal digits the whole number n has (without printing it)."""
+    n = abs(n)
+    guess = max(1, int(n.bit_length() * 0.30103))  # log10(2): within one of the answer
+    return guess + (n >= 10 ** guess)
+
+
+def format_chance(x: Fraction | float, exact: bool) -> str:
+    """A chance as the CLI prints it: a percentage, or (exact) the fraction and its percentage."""
     if exact:
-        return f"{x} (= {float(x):.5%})" if isinstance(x, Fraction) and x.denominator != 1 else str(x)
+        if not isinstance(x, Fraction) or x.denominator == 1:
+            return str(x)
+        top, bottom = _digits(x.numerator), _digits(x.denominator)
+        if max(top, bottom) > MAX_DIGITS:
+            return (f"a fraction of {top:,} digits over {bottom:,} digits "
+                    f"(= {float(x):.5%})")
+        return f"{x} (= {float(x):.5%})"
     return f"{float(x):.3%}"
 
 
@@ -172,8 +192,8 @@ def win_odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
         (f"Grill {' '.join(map(str, state.grill))}; you {count(mover, 'worm')} "
         f"({' '.join(map(str, mine)) or 'no servings'}), the other player {count(other, 'worm')} "
         f"({' '.join(map(str, theirs)) or 'no servings'})."),
-        f"Your chance to win from the start of your turn, both playing to win: {_fmt(v, args.exact)}",
-        f"The other player's: {_fmt(1 - v, args.exact)} (a draw counts half to each)",
+        f"Your chance to win from the start of your turn, both playing to win: {format_chance(v, args.exact)}",
+        f"The other player's: {format_chance(1 - v, args.exact)} (a draw counts half to each)",
         f"Positions in this endgame (each solved once, memoised): {size:,}",
     ]
     print("\n".join(lines), file=out)
@@ -223,13 +243,13 @@ def odds(args: argparse.Namespace, out: TextIO | None = None) -> int:
         v = f(args.target, exact=args.exact, **start)
         what = "exactly" if args.exactly else "at least"
         lines.append(f"Chance of stopping with a worm and a total of {what} {args.target} "
-                     f"from {where}, playing for it: {_fmt(v, args.exact)}")
+                     f"from {where}, playing for it: {format_chance(v, args.exact)}")
     else:
         lines.append(f"Chance of stopping with a worm at T or more from {where}, playing for T:")
         lines.append(f"{'T':>4}  {'chance':>10}")
         for t in range(21, 37):
             v = chance_at_least(t, exact=args.exact, **start)
-            lines.append(f"{t:>4}  {_fmt(v, args.exact):>10}")
+            lines.append(f"{t:>4}  {format_chance(v, args.exact):>10}")
     print("\n".join(lines), file=out)
     return 0
 
