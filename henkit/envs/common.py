@@ -1,5 +1,6 @@
 """What henkit's environments share: checking an action index, the illegal-action message, the
-reward and illegal-action options, and a bounded cache for masks and board encodings."""
+reward and illegal-action options, a bounded cache for masks and board encodings, and the AEC
+environments' reward bookkeeping after a step."""
 
 from __future__ import annotations
 
@@ -63,3 +64,34 @@ def illegal_message(index: int, words: str, legal: Sequence[int],
 def legal_indices(mask: np.ndarray) -> list[int]:
     """The indices a mask allows, lowest first."""
     return np.flatnonzero(mask).tolist()
+
+
+class SettlesRewards:
+    """The AEC environments' bookkeeping after a step (one rule for both games).
+
+    Expects `possible_agents`, `agents`, `_seat` (agent -> seat), `_paid`, `rewards`,
+    `terminations`, `agent_selection`, `render_mode`, `render()` and PettingZoo's
+    `_accumulate_rewards()`.
+    """
+
+    def _settle(self, new: Any, before: Sequence[int], dense: bool) -> None:
+        # dense: every step pays each agent its score change; else the "win" returns are paid
+        # once, at the end. Rewards are the last step's: zero them only when a step paid
+        # something, and skip adding zeros.
+        if dense:
+            after = new.scores()
+            self.rewards = {a: float(after[s] - before[s]) for a, s in self._seat.items()}
+        elif self._paid:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
+        if new.is_over:
+            if not dense:
+                self.rewards = dict(zip(self.possible_agents, map(float, new.returns()),
+                                        strict=True))
+            self.terminations = dict.fromkeys(self.agents, True)
+        self.agent_selection = self.possible_agents[new.player]
+        if dense or new.is_over:
+            self._paid = True
+            self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()

@@ -43,6 +43,7 @@ from pettingzoo import AECEnv
 from henkit.envs.common import (
     ILLEGAL_MODES,
     BoundedCache,
+    SettlesRewards,
     check_action,
     check_choice,
     illegal_message,
@@ -362,7 +363,7 @@ class HenpenEnv(gymnasium.Env):
         return text
 
 
-class HenpenAECEnv(AECEnv):
+class HenpenAECEnv(SettlesRewards, AECEnv):
     """Henpen with every seat a learner (PettingZoo AEC), agents "player_0".."player_{n-1}"
     (seat i; player_0 plays first). See the module note for the actions, observations and
     rewards. Each observation is {"observation": vector, "action_mask": int8 mask}; the mask is
@@ -440,25 +441,7 @@ class HenpenAECEnv(AECEnv):
         before = state.scores() if worms else ()
         new = self._set(play_on(state.apply(codec.action(state, i)), self.np_random))
         self._cumulative_rewards[agent] = 0.0
-        if worms:
-            after = new.scores()
-            self.rewards = {a: float(after[s] - before[s]) for a, s in self._seat.items()}
-        elif self._paid:
-            # Rewards are the last step's: zero them only when a step paid something (the
-            # "win" rewards pay once, at the end), and skip adding zeros.
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._paid = False
-        if new.is_over:
-            if not worms:
-                self.rewards = dict(zip(self.possible_agents, map(float, new.returns()),
-                                        strict=True))
-            self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.possible_agents[new.player]
-        if worms or new.is_over:
-            self._paid = True
-            self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._settle(new, before, worms)
 
     def _set(self, state: State) -> State:
         # The new state and its legal actions, worked out once for the step and the masks.

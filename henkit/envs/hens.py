@@ -49,6 +49,7 @@ from pettingzoo import AECEnv
 
 from henkit.envs.common import (
     BoundedCache,
+    SettlesRewards,
     check_action,
     check_choice,
     illegal_message,
@@ -456,7 +457,7 @@ class HensCodec:
                           dtype=np.int8)
 
 
-class HensAECEnv(AECEnv):
+class HensAECEnv(SettlesRewards, AECEnv):
     """Hens with every seat a learner (PettingZoo AEC), agents "player_0".."player_{n-1}"
     (seat i), each observing only its own view. See the module note for the actions,
     observations and rewards. Each observation is {"observation": vector, "action_mask": int8
@@ -554,25 +555,7 @@ class HensAECEnv(AECEnv):
         before = state.scores() if points else ()
         self.state = new = self._deal(state.apply(codec.action(state, i)))
         self._cumulative_rewards[agent] = 0.0
-        if points:
-            after = new.scores()
-            self.rewards = {a: float(after[s] - before[s]) for a, s in self._seat.items()}
-        elif self._paid:
-            # Rewards are the last step's: zero them only when a step paid something (the
-            # "win" rewards pay once, at the end), and skip adding zeros.
-            self.rewards = dict.fromkeys(self.agents, 0.0)
-            self._paid = False
-        if new.is_over:
-            if not points:
-                self.rewards = dict(zip(self.possible_agents, map(float, new.returns()),
-                                        strict=True))
-            self.terminations = dict.fromkeys(self.agents, True)
-        self.agent_selection = self.possible_agents[new.player]
-        if points or new.is_over:
-            self._paid = True
-            self._accumulate_rewards()
-        if self.render_mode == "human":
-            self.render()
+        self._settle(new, before, points)
 
     def _legal(self) -> list[int]:
         # The legal indices of the player to move, lowest first (for messages).
