@@ -10,11 +10,13 @@ The game pieces (dice, servings, hen cards, coops, the rooster) are drawn, not t
 from `pieces`, sent once per page in one style, with a text name for screen readers.
 Widgets that look alike share one Layout and one Style model (`common.shared_layout`), and a
 click changes widgets, never makes new ones: a dashboard's page gets few models to set up.
+`Predict` asks a student for a prediction before the experiment and the exact answer open.
 """
 
 from henkit.widgets.arena import Arena
 from henkit.widgets.barnyard import BarnyardGame
 from henkit.widgets.dice_tray import DiceTray
 from henkit.widgets.henpen_table import HenpenTable
+from henkit.widgets.predict import Predict
 
-__all__ = ["Arena", "BarnyardGame", "DiceTray", "HenpenTable"]
+__all__ = ["Arena", "BarnyardGame", "DiceTray", "HenpenTable", "Predict"]
