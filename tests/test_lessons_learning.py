@@ -4,12 +4,9 @@ shows only inside its toggle; the students' text names no code and no developer 
 
 from __future__ import annotations
 
-import json
 import re
 from fractions import Fraction
-from functools import cache
 from math import factorial
-from pathlib import Path
 
 import pytest
 
@@ -18,30 +15,22 @@ from henkit.henpen.learning import QLearner, learning_curve
 from henkit.henpen.odds import bust_chance, position_reward
 from henkit.henpen.turnspace import TurnPoint
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "11_learning_vs_solving.ipynb"
+from . import lesson_text
+from .lesson_text import fold, markdown, source
+
+LESSON = "11_learning_vs_solving"
 
 
-@cache
 def cells() -> tuple[dict, ...]:
-    return tuple(json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"])
-
-
-def source(cell: dict) -> str:
-    s = cell["source"]
-    return s if isinstance(s, str) else "".join(s)
-
-
-def fold(s: str) -> str:
-    """Whitespace folded, '&nbsp;' a space and ' %' written '%' (a number may sit across a line)."""
-    return " ".join(s.replace("&nbsp;", " ").split()).replace(" %", "%")
+    return lesson_text.cells(LESSON)
 
 
 def text() -> str:
-    return fold(" ".join(source(c) for c in cells() if c["cell_type"] == "markdown"))
+    return markdown(LESSON)
 
 
 def outside_answers() -> str:
-    return re.sub(r"<details>.*?</details>", " ", text(), flags=re.DOTALL)
+    return lesson_text.outside_answers(text())
 
 
 def answers() -> list[str]:
@@ -49,15 +38,7 @@ def answers() -> list[str]:
 
 
 def outputs() -> str:
-    parts = []
-    for c in cells():
-        for out in c.get("outputs", []):
-            if "text" in out:
-                parts.append(source({"source": out["text"]}))
-            for kind, value in out.get("data", {}).items():
-                if kind != "application/vnd.jupyter.widget-view+json":
-                    parts.append(value if isinstance(value, str) else json.dumps(value))
-    return "\n".join(parts)
+    return lesson_text.outputs(LESSON)
 
 
 def says(haystack: str, *needles: str) -> None:

@@ -11,12 +11,10 @@ from __future__ import annotations
 
 import contextlib
 import io
-import json
 import math
 import re
 from fractions import Fraction
 from functools import cache
-from pathlib import Path
 
 import numpy as np
 import pytest
@@ -34,48 +32,26 @@ from henkit.henpen.spread import (
 )
 from henkit.hens.cards import card, deck_cards
 
-NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "10_spread_risk_and_waiting.ipynb"
+from . import lesson_text
+from .lesson_text import fold, outside_answers, source
+
+LESSON = "10_spread_risk_and_waiting"
 CAREFUL, BOLD, MOST = "best chance of 21 or more", "best chance of 29 or more", "most worms"
 
 
-@cache
 def cells() -> tuple[dict, ...]:
     """The notebook's cells."""
-    return tuple(json.loads(NOTEBOOK.read_text(encoding="utf-8"))["cells"])
-
-
-def source(cell: dict) -> str:
-    """A cell's source as one string."""
-    s = cell["source"]
-    return s if isinstance(s, str) else "".join(s)
-
-
-def fold(s: str) -> str:
-    """Whitespace folded, '38 %' read as '38%' (a number may sit across a line break)."""
-    return " ".join(s.replace("&nbsp;", " ").split()).replace(" %", "%")
+    return lesson_text.cells(LESSON)
 
 
 def markdown() -> str:
     """All the markdown of the lesson, folded."""
-    return fold(" ".join(source(c) for c in cells() if c["cell_type"] == "markdown"))
-
-
-def outside_answers(text: str) -> str:
-    """Text with every <details> answer block cut out: what a student sees at once."""
-    return re.sub(r"<details>.*?</details>", " ", text, flags=re.DOTALL)
+    return lesson_text.markdown(LESSON)
 
 
 def outputs() -> str:
     """Everything the code cells' outputs show (a widget's record aside)."""
-    parts = []
-    for c in cells():
-        for out in c.get("outputs", []):
-            if "text" in out:
-                parts.append(source({"source": out["text"]}))
-            for kind, value in out.get("data", {}).items():
-                if kind != "application/vnd.jupyter.widget-view+json":
-                    parts.append(value if isinstance(value, str) else json.dumps(value))
-    return "\n".join(parts)
+    return lesson_text.outputs(LESSON)
 
 
 def says(*needles: str) -> None:
@@ -325,7 +301,7 @@ def test_the_experiments_are_the_sizes_the_text_says():
 
 
 def test_the_teacher_page_states_the_engines_numbers():
-    page = fold((NOTEBOOK.parents[1] / "docs" / "teacher" / "10_spread_risk_and_waiting.md")
+    page = fold((lesson_text.NOTEBOOKS.parent / "docs" / "teacher" / "10_spread_risk_and_waiting.md")
                 .read_text(encoding="utf-8"))
     totals = roll_total_distribution(8)
     s = spread_of(totals)
