@@ -338,6 +338,15 @@ def before_cell(lesson: int, prompt: str, answer_code: str) -> None:
     assert ask[0] < index_of(lesson, answer_code, "code"), (lesson, prompt)
 
 
+def not_shown_before(lesson: int, prompt: str, *answers: str) -> None:
+    """No output above the prediction holding `prompt` shows any of `answers`."""
+    ask = [i for i, s in predictions(lesson) if prompt in s]
+    assert len(ask) == 1, (lesson, prompt)
+    shown = "\n".join(output(c) for c in cells(lesson)[:ask[0]] if c["cell_type"] == "code")
+    for answer in answers:
+        assert fold(answer) not in fold(shown), (lesson, prompt, answer)
+
+
 def nb5_view():
     g = Game(State.new(2, Rules(players=2, first_player=0), seed=11),
              [make_bot("greedy"), make_bot("greedy")], 11)
@@ -353,6 +362,15 @@ def test_nb5_predictions():
     says(words_of(5, "at least one of them is a Padovana"), f"full deck of {n}", f"{n - k}/{n}",
          f"{n - k - 1}/{n - 1}")
     assert 1 - Fraction(n - k, n) * Fraction(n - k - 1, n - 1) == Fraction(131, 426)
+    # Section 1: the number 6s, counted from the card table's copies before the deck prints them.
+    sixes = sum(c.number == 6 for c in deck)
+    assert sixes == sum(b.copies[5] for b in BREEDS) == 10
+    says(source(code(5, "carry the number 6")), "lambda: sum(c.number == 6 for c in deck_cards())")
+    says(words_of(5, "carry the number 6"),
+         *(f"{b.copies[5]} for Padovana and Wyandotte" for b in BREEDS if b.code == "Pa"))
+    assert {b.copies[5] for b in BREEDS if b.code not in ("Pa", "Wy")} == {1}
+    before_cell(5, "carry the number 6", 'print("number 6s:"')
+    not_shown_before(5, "carry the number 6", "number 6s:", f"{sixes} cards")
     before_cell(5, "Draw 16 cards", "K_ce = sum(")
     ce = sum(c.breed.code == "Ce" for c in deck)
     without = 1 - Fraction(comb(n - ce, 16), comb(n, 16))
@@ -380,6 +398,20 @@ def test_nb5_predictions():
          '"less likely", kind="choice"')
     assert taken().holds("Ba")[1] < taken().holds("Ba")[0]
     before_cell(5, "next card off the deck is a Barnevelder", "'next deck card'")
+    # Section 6: the sure card Fa1 fits only the free cells beside Fa3 that touch no other hen.
+    top = view.discard_tops[1]
+    fits = view.barnyard.hen_cells(top)
+    assert str(top) == "Fa1" and len(fits) == 2 and set(fits) < set(free)
+    fa3 = [cell for cell, hen in view.barnyard.hens() if str(hen) == "Fa3"]
+    assert len(fa3) == 1
+    beside = {(fa3[0][0] + dr, fa3[0][1] + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
+    assert set(fits) <= beside and len(set(free) & beside) > len(fits)  # a neighbour rules one out
+    says(source(code(5, "is a sure card. On how many free cells")),
+         "lambda: len(view.barnyard.hen_cells(view.discard_tops[1]))", 'unit="cells"')
+    says(words_of(5, "is a sure card"), f"{top}, is a sure card", "Fa1 suits Fa3")
+    before_cell(5, "is a sure card. On how many free cells", "yard = view.barnyard")
+    not_shown_before(5, "is a sure card. On how many free cells", f"{top} from player 2's pile fits",
+                     str(fits))
 
 
 def test_nb6_predictions():
@@ -480,6 +512,10 @@ def test_teacher_page_5_states_the_engines_numbers():
          f"({bayes} for the greedy bot)", f"a Padovana {pct(pa_before)} to {pct(pa_after)}",
          f"a Cemani {pct(ce_before)} to {pct(ce_after)}", "likelihood 1/2 for every hand",
          "Counting it among the unseen cards (7/34)")
+    sixes = sum(c.number == 6 for c in deck)
+    fits = view.barnyard.hen_cells(view.discard_tops[1])
+    says(text, f"| {sixes} cards: 2 for Padovana and Wyandotte, 1 for each other breed |",
+         f"| {len(fits)} cells: {fits[0]} and {fits[1]}, beside Fa3;")
 
 
 def test_teacher_pages_6_and_7_state_the_engines_numbers():
