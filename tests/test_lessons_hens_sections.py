@@ -433,6 +433,23 @@ def test_nb6_predictions():
     assert total(farm, goal=None) == wy.eggs == 6
     says(words_of(6, "how many points does it score"), f"not {pa.eggs} and not {pa.eggs + wy.eggs}")
     before_cell(6, "With no goal card, how many points", "s = score(farm, goal=None)")
+    # Section 5, goal card 6: the two goals' points, counted by hand and by the engine.
+    g6 = Barnyard.parse("Mo2 Fa3 Fa4\nCe3 Ce4* Fa5\nCe6 ## Fa2\nSu5 Fa4 Fa6")
+    h, w = g6.shape
+    coops = [(r, c) for r in range(h) for c in range(w) if g6.is_coop((r, c))]
+    beside = sum(g6.at((r + dr, c + dc)) is not None
+                 for r, c in coops for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0)))
+    big = sum(g.size >= 6 for g in g6.groups())
+    goals = total(g6, goal=6) - total(g6, goal=None)
+    assert (beside, big) == (4, 1) and goals == -beside + 5 * big == 1
+    says(source(code(6, "what do the two goals add")), "lambda: total(g6, goal=6) - total(g6, goal=None)",
+         "Mo2 Fa3  Fa4\nCe3 Ce4* Fa5\nCe6 ##   Fa2\nSu5 Fa4  Fa6")
+    says(words_of(6, "what do the two goals add"), "1 point for each hen beside a coop",
+         "5 points for each group of 6 or more hens")
+    before_cell(6, "what do the two goals add", "print(score(g6, goal=6))")
+    ask = next(i for i, src in predictions(6) if "what do the two goals add" in src)
+    assert ask < index_of(6, "counted once per coop. The coop at", "markdown")  # its text after it
+    not_shown_before(6, "what do the two goals add", f"top goal -{beside}", "hens beside a chicken coop")
 
 
 def coverage(n: int = 100) -> Fraction:
@@ -525,6 +542,8 @@ def test_teacher_pages_6_and_7_state_the_engines_numbers():
     says(text6, f"| {len(yard.hen_cells('Su1'))} cells |",
          f"| {len(Barnyard.parse('Pa1 Pa2 Pa3 Pa4').hen_cells('Pa5'))} cells (none at the ends",
          f"| {total(farm, goal=None)} points (not 8, not 14) |", "(6 points, not 8 + 6 = 14)")
+    g6 = Barnyard.parse("Mo2 Fa3 Fa4\nCe3 Ce4* Fa5\nCe6 ## Fa2\nSu5 Fa4 Fa6")
+    says(text6, f"| +{total(g6, goal=6) - total(g6, goal=None)} point (-4 for the 4 hens beside the coop,")
     text7 = page("07_strategy_arena")
     cover = coverage()
     says(text7, f"| {pct(cover)} (a binomial sum", f"(exactly {pct(cover)})", "| 4 times |",
