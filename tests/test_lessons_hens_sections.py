@@ -485,6 +485,50 @@ def test_nb7_predictions():
     assert abs((hi - lo) / (hi4 - lo4) - 2) < 0.05  # Wilson: close to 1/sqrt(n)
 
 
+@cache
+def nb7_tournaments():
+    """Section 1's table of three and section 3's head-to-head match, as the notebook plays them."""
+    from henkit.arena import run_tournament
+
+    return (run_tournament("henpen", ["optimal", "threshold:25", "greedy"], games=60, seed=1),
+            run_tournament("henpen", ["greedy", "threshold:25"], games=160, seed=2))
+
+
+def by_deal_low() -> float:
+    """The lower end of greedy's 95 % interval when the match is counted by deal."""
+    from henkit.arena import mean_interval
+
+    _, match = nb7_tournaments()
+    deals: dict = {}
+    for game in match.records:
+        winners = [game.bots[seat] for seat in game.winners]
+        deals.setdefault(game.seed, []).append(winners.count("greedy") / len(winners))
+    assert {len(s) for s in deals.values()} == {2}  # every deal played from both chairs
+    return mean_interval([sum(s) / 2 for s in deals.values()])[1]
+
+
+def test_nb7_predictions_of_sections_1_and_5():
+    table, match = nb7_tournaments()
+    wins = next(s.wins for s in table.summary() if s.bot == "optimal")
+    assert wins == 39 and wins > 60 / 3
+    says(source(code(7, "will the optimal bot win")),
+         'run_tournament("henpen", ["optimal", "threshold:25", "greedy"], games=60, seed=1',
+         'lambda: Fraction(next(s.wins for s in tournament().summary() if s.bot == "optimal"))')
+    says(source(code(7, 'henpen = run_tournament("henpen"')),
+         'run_tournament("henpen", ["optimal", "threshold:25", "greedy"], games=60, seed=1')
+    says(words_of(7, "will the optimal bot win"), "1/3 of the games, 20 of 60")
+    before_cell(7, "will the optimal bot win", "print(henpen.table())")
+    not_shown_before(7, "will the optimal bot win", "optimal 60", "39 wins", "65.0%")
+    low = by_deal_low()
+    by_game = match.summary()[0]
+    assert by_game.bot == "greedy" and 0.5 < low and abs(low - by_game.win_low) < 0.01
+    says(source(code(7, "Counted by deal (greedy's share")), "lambda: 100 * mean_interval(shares)[1]")
+    says(words_of(7, "Counted by deal (greedy's share"), "80 deals, each played from both chairs")
+    assert len(match.records) == 160
+    before_cell(7, "Counted by deal (greedy's share", "print(match.table())")
+    not_shown_before(7, "Counted by deal (greedy's share", f"{low:.1%}", "Counted by deal (")
+
+
 def test_no_prediction_widget_output_shows_its_answer():
     # A widget's plain-text record holds only the start of its question.
     for lesson in NAMES:
@@ -548,3 +592,7 @@ def test_teacher_pages_6_and_7_state_the_engines_numbers():
     cover = coverage()
     says(text7, f"| {pct(cover)} (a binomial sum", f"(exactly {pct(cover)})", "| 4 times |",
          f"| {pct(edge_shown(2400))} (the power: about half the time) |")
+    table, match = nb7_tournaments()
+    wins = next(s.wins for s in table.summary() if s.bot == "optimal")
+    says(text7, f"| {wins:g} games ({pct(Fraction(int(wins), 60))};",
+         f"| {pct(by_deal_low())} (by game {pct(match.summary()[0].win_low)}: nearly the same")
