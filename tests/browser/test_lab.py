@@ -83,6 +83,8 @@ def lab(tmp_path_factory) -> Iterator[Lab]:
     folder.mkdir()
     for nb in NOTEBOOKS.glob("*.ipynb"):
         copy_without_outputs(nb, folder / nb.name)
+    # The rules sheets beside the lessons, as in the repository (notebooks/rules -> docs/rules).
+    (folder / "rules").symlink_to((NOTEBOOKS / "rules").resolve(), target_is_directory=True)
     home = base / "home"
     # The venv's share/jupyter stays on the data path (Jupyter always adds sys.prefix), so the
     # widget and plotly lab extensions load; everything Jupyter or IPython writes goes to `home`.
@@ -218,4 +220,18 @@ def test_barnyard_draws_in_jupyterlab(lab, page):
     assert [h.strip() for h in hand if h.strip() in hand_after] == hand_after
     assert page.get_by_text("You drew ").count() >= 1
     # Lab offline is clean here: no console or page error, no failed or off-site request.
+    assert page.log.problems() == {}
+
+
+def test_a_lessons_rules_sheet_link_opens_the_sheet_in_jupyterlab(lab, page):
+    page.goto(lab.url("04_playing_henpen.ipynb"))
+    link = page.locator(".jp-RenderedMarkdown").get_by_role(
+        "link", name="the Henpen rules sheet").first
+    link.wait_for(timeout=60_000)
+    link.click()
+    # Lab opens the file beside the notebook in a tab of its own, the sheet's own words in it.
+    page.locator(".lm-TabBar-tab", has_text="henpen.md").first.wait_for(timeout=30_000)
+    # (in the text editor, or the markdown viewer, whichever Lab opens .md files with)
+    page.locator(".cm-line, .jp-RenderedMarkdown h1", has_text="Henpen: the rules sheet").first \
+        .wait_for(timeout=30_000)
     assert page.log.problems() == {}
