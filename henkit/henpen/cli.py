@@ -11,12 +11,15 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import TextIO
 
+import numpy as np
+
 from henkit.checks import seed_arg
 from henkit.core import CHANCE, Game
 from henkit.henpen.actions import ROLL, Roll, Stop, Take
 from henkit.henpen.advice import advice
 from henkit.henpen.bots import BOTS, make_bot
 from henkit.henpen.dice import FACES, WORM, face_name
+from henkit.henpen.inputs import check_flag
 from henkit.henpen.odds import chance_at_least, chance_exactly, expected_worms, resolve_start
 from henkit.henpen.rules import MAX_PLAYERS, Rules
 from henkit.henpen.simulate import simulate as run_games
@@ -113,6 +116,9 @@ def _digits(n: int) -> int:
 
 def format_chance(x: Fraction | float, exact: bool) -> str:
     """A chance as the CLI prints it: a percentage, or (exact) the fraction and its percentage."""
+    exact = check_flag(exact, "exact")
+    if isinstance(x, bool) or not isinstance(x, Fraction | float | int | np.floating | np.integer):
+        raise ValueError(f"a chance is a Fraction or a number, not {x!r}")
     if exact:
         if not isinstance(x, Fraction) or x.denominator == 1:
             return str(x)
