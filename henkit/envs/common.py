@@ -69,10 +69,21 @@ def legal_indices(mask: np.ndarray) -> list[int]:
 class SettlesRewards:
     """The AEC environments' bookkeeping after a step (one rule for both games).
 
-    Expects `possible_agents`, `agents`, `_seat` (agent -> seat), `_paid`, `rewards`,
+    Expects `state`, `possible_agents`, `agents`, `_seat` (agent -> seat), `_paid`, `rewards`,
     `terminations`, `agent_selection`, `render_mode`, `render()` and PettingZoo's
     `_accumulate_rewards()`.
     """
+
+    def _begin(self) -> None:
+        # A new episode's bookkeeping, once `state` holds the new game.
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._paid = False
+        self.agent_selection = self.possible_agents[self.state.player]
 
     def _settle(self, new: Any, before: Sequence[int], dense: bool) -> None:
         # dense: every step pays each agent its score change; else the "win" returns are paid

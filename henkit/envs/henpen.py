@@ -406,14 +406,7 @@ class HenpenAECEnv(SettlesRewards, AECEnv):
         if seed is not None or self.state is None:
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         self._set(play_on(State.new(self.codec.players, self.codec.rules), self.np_random))
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._paid = False
-        self.agent_selection = self.possible_agents[self.state.player]
+        self._begin()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What `agent` sees now, with its action mask (zeros unless it is to move)."""

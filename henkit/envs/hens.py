@@ -39,6 +39,7 @@ barnyards stand, so a player's rewards add up to its final points.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from operator import getitem
 from typing import Any, ClassVar
 
@@ -116,6 +117,19 @@ _HELD = _KNOWN + NUM_KINDS
 _TAIL = 7
 _INT8 = np.dtype(np.int8)  # (given by position: numpy parses a dtype= keyword slowly)
 _NO_CARDS = bytes(NUM_KINDS)
+
+
+def _write_counts(buf: np.ndarray, parts: Sequence[Sequence[int]], last: list[Any],
+                  order: Sequence[int], bases: Sequence[int], offset: int,
+                  counts: Callable[[Sequence[int]], Any]) -> None:
+    # Each seat's card counts at its part of the observation, rewritten only for the seats
+    # whose cards changed (the engine hands an unchanged part on as the same object).
+    for r, q in enumerate(order):
+        cards = parts[q]
+        if cards is not last[r]:
+            last[r] = cards
+            b = bases[r] + offset
+            buf[b:b + NUM_KINDS] = counts(cards)
 
 
 class _Seen:
@@ -379,22 +393,12 @@ class HensCodec:
                     buf[b + NUM_KINDS] = pile[-1] + 1 if pile else 0
         known = state.known_in_hand
         if known is not seen.known:
-            seen.known, last = known, seen.known_q
-            for r, q in enumerate(order):
-                cards = known[q]
-                if cards is not last[r]:
-                    last[r] = cards
-                    b = bases[r] + _KNOWN
-                    buf[b:b + NUM_KINDS] = counts(cards)
+            seen.known = known
+            _write_counts(buf, known, seen.known_q, order, bases, _KNOWN, counts)
         held = state.known_in_hand_or_coops
         if held is not seen.held:
-            seen.held, last = held, seen.held_q
-            for r, q in enumerate(order):
-                cards = held[q]
-                if cards is not last[r]:
-                    last[r] = cards
-                    b = bases[r] + _HELD
-                    buf[b:b + NUM_KINDS] = counts(cards)
+            seen.held = held
+            _write_counts(buf, held, seen.held_q, order, bases, _HELD, counts)
         choices, chosen, revealed = (state.rooster_choices, state.rooster_chosen,
                                      state.roosters_revealed)
         if choices is not seen.choices or chosen is not seen.chosen or revealed != seen.revealed:
@@ -519,14 +523,7 @@ class HensAECEnv(SettlesRewards, AECEnv):
             self.np_random, self.np_random_seed = seeding.np_random(seed)
         n = self.codec.players
         self.state = self._deal(State.new(n, self.rules, seed=self.np_random))
-        self.agents = self.possible_agents[:]
-        self.rewards = dict.fromkeys(self.agents, 0.0)
-        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
-        self.terminations = dict.fromkeys(self.agents, False)
-        self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
-        self._paid = False
-        self.agent_selection = self.possible_agents[self.state.player]
+        self._begin()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """What `agent` sees now (its own view only), with its action mask (zeros unless it is
