@@ -12,7 +12,10 @@ losing from the position it leads to, 1 - (their chance of winning there). Each 
 by backward induction over its space with those rewards, with one difference from
 `odds.solve_turn`, whose reward is one number per total: a player may stop only with a worm *and*
 a serving to claim (a total no serving matches cannot stop, and a total that claims something
-cannot fail by choice), and a turn that ends by itself (P5) takes the best of its claims.
+cannot fail by choice), and a turn that ends by itself (P5) takes the best of its claims. A turn
+solve reads only the value of stopping at each total and the failure's, and scaling those to
+run from 0 to 1 scales its answer alike, so float solves are memoised in that scaled form and
+shared: many positions (stacks that differ deep down) have turns of the same shape.
 Positions repeat (a serving stolen back and forth; a failure with an empty stack flips nothing),
 so the positions are solved strongly connected component by component, last first: in floats by
 value iteration (Gauss-Seidel, with Aitken's extrapolation every two sweeps) to 1e-14, exactly
@@ -104,6 +107,7 @@ def cache_clear() -> None:
     """Forget every memoised position."""
     _FLOAT.clear()
     _EXACT.clear()
+    _SHARED.clear()
     _turn.cache_clear()
     _solved_turn.cache_clear()
 
@@ -278,9 +282,44 @@ def _solve_exact(rules: Rules, end: np.ndarray, fail: int) -> tuple[np.ndarray, 
 
 
 def _turn_value_float(rules: Rules, turn: _Turn, values: list[float]) -> float:
+    if _SHARE:
+        return _shared_turn_value(rules, turn, values)
     end, fail = _ends_float(rules, turn, values)
     value, _roll = _solve_float(rules, end, fail)
     return float(value[_root(rules)])
+
+
+_SHARE = True
+"""Share turn solves between positions whose turns are the same up to scale (`_shared_turn_value`);
+False: every turn solved on its own, the straightforward way the tests compare with."""
+_SHARED: dict[Rules, dict[tuple[float, bytes], float]] = {}
+
+
+def _shared_turn_value(rules: Rules, turn: _Turn, values: list[float]) -> float:
+    """A turn's value from the memo of solved turns. A turn solve reads only the value of
+    stopping at each total and the failure's, and commutes with x -> lo + (hi - lo) * x (every
+    policy's chances add up to 1), so turns are memoised scaled to lowest 0 and highest 1: many
+    positions of an endgame (stacks that differ deep down, claims in another order) share one."""
+    lo, hi = min(values), max(values)
+    if hi == lo:  # every ending is worth the same
+        return lo
+    span = hi - lo
+    vals = np.array([*values, -1.0])
+    stop = vals[_total_index(turn.at_total)].max(axis=1)
+    scaled = np.where(stop >= 0, (stop - lo) / span, -1.0)
+    fail = (values[0] - lo) / span
+    key = (fail, scaled.tobytes())
+    memo = _SHARED.setdefault(rules, {})
+    x = memo.get(key)
+    if x is None:
+        total, has_worm, rollable, _levels, _scale = _tables(rules)
+        node_stop = scaled[total]
+        can = (node_stop >= 0) & has_worm
+        end = np.where(can, node_stop, -1.0)
+        end[~rollable & ~can] = fail
+        value, _roll = _solve_float(rules, end, fail)
+        x = memo[key] = float(value[_root(rules)])
+    return lo + span * x
 
 
 def _ends_float(rules: Rules, turn: _Turn, values: list[float]) -> tuple[np.ndarray, float]:

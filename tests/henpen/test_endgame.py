@@ -367,6 +367,53 @@ def test_extrapolated_value_iteration_equals_plain_sweeps(s: State) -> None:
     assert fast == pytest.approx(plain_all[eg.key_of(s)], abs=1e-12)
 
 
+def _all_floats(s: State, **flags: bool) -> dict[eg.Key, float]:
+    # Every position's float value from an empty memo, with the solver's switches set.
+    eg.cache_clear()
+    saved = {name: getattr(eg, name) for name in flags}
+    for name, on in flags.items():
+        setattr(eg, name, on)
+    try:
+        eg.win_chance(s, limit=10**6)
+        return dict(eg._FLOAT[s.rules])
+    finally:
+        for name, on in saved.items():
+            setattr(eg, name, on)
+        eg.cache_clear()
+
+
+def _assert_same_values(a: dict[eg.Key, float], b: dict[eg.Key, float]) -> None:
+    assert a.keys() == b.keys()
+    assert max(abs(a[k] - b[k]) for k in a) <= 1e-12
+
+
+@settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(small_endgames())
+def test_shared_turn_solves_equal_solving_every_turn(s: State) -> None:
+    # Turns solved once per shape (scaled to 0..1) and shared: the same values as solving the
+    # turn of every position on its own, with loops (four dice) or without.
+    s = State.new(2, FOUR, grill=[11, 13], stacks=[[9], [15]]) if len(s.grill) == 1 else s
+    _assert_same_values(_all_floats(s, _SHARE=True), _all_floats(s, _SHARE=False))
+
+
+def test_shared_turn_solves_six_dice(monkeypatch: pytest.MonkeyPatch) -> None:
+    # A real 6-dice endgame of one serving (762 positions), where many turns share a solve.
+    s = State.new(2, grill=[29], stacks=[[24, 31, 28, 22, 21], [26, 34, 27, 25, 23, 30]])
+    solves = [0]
+    solve = eg._solve_float
+
+    def counted(*args: object) -> tuple[np.ndarray, np.ndarray]:
+        solves[0] += 1
+        return solve(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(eg, "_solve_float", counted)
+    shared = _all_floats(s, _SHARE=True)
+    shared_solves, solves[0] = solves[0], 0
+    alone = _all_floats(s, _SHARE=False)
+    assert shared_solves < solves[0] * 0.8  # the sharing is real
+    _assert_same_values(shared, alone)
+
+
 def test_whole_stacks_matter() -> None:
     # Why a position keeps both stacks whole, not only the tops and the worm difference: the
     # same grill, the same tops, the same difference and the same holder of the highest
