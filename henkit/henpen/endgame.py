@@ -292,7 +292,7 @@ def _turn_value_float(rules: Rules, turn: _Turn, values: list[float]) -> float:
 _SHARE = True
 """Share turn solves between positions whose turns are the same up to scale (`_shared_turn_value`);
 False: every turn solved on its own, the straightforward way the tests compare with."""
-_SHARED: dict[Rules, dict[tuple[float, bytes], float]] = {}
+_SHARED: dict[Rules, dict[tuple[float, ...], float]] = {}
 
 
 def _shared_turn_value(rules: Rules, turn: _Turn, values: list[float]) -> float:
@@ -304,22 +304,51 @@ def _shared_turn_value(rules: Rules, turn: _Turn, values: list[float]) -> float:
     if hi == lo:  # every ending is worth the same
         return lo
     span = hi - lo
-    vals = np.array([*values, -1.0])
-    stop = vals[_total_index(turn.at_total)].max(axis=1)
-    scaled = np.where(stop >= 0, (stop - lo) / span, -1.0)
-    fail = (values[0] - lo) / span
-    key = (fail, scaled.tobytes())
+    # The scaled value of stopping at each total, as runs of totals with one value (a few
+    # numbers: the claims change at the grill's servings and the opponent's top only).
+    key: list[float] = [(values[0] - lo) / span]
+    for length, here in _runs(turn.at_total):
+        v = (max(values[i] for i in here) - lo) / span if here else -1.0
+        if v == key[-1] and len(key) > 1:
+            key[-2] += length
+        else:
+            key += (length, v)
     memo = _SHARED.setdefault(rules, {})
-    x = memo.get(key)
+    shape = tuple(key)
+    x = memo.get(shape)
     if x is None:
         total, has_worm, rollable, _levels, _scale = _tables(rules)
-        node_stop = scaled[total]
-        can = (node_stop >= 0) & has_worm
-        end = np.where(can, node_stop, -1.0)
-        end[~rollable & ~can] = fail
-        value, _roll = _solve_float(rules, end, fail)
-        x = memo[key] = float(value[_root(rules)])
+        stop = np.repeat(key[2::2], np.array(key[1::2], dtype=np.intp))[total]
+        can = (stop >= 0) & has_worm
+        end = np.where(can, stop, -1.0)
+        end[~rollable & ~can] = key[0]
+        x = memo[shape] = _root_value(rules, end, key[0])
     return lo + span * x
+
+
+@lru_cache(maxsize=50_000)
+def _runs(at_total: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
+    # The claim table as runs of consecutive totals with the same claims: (length, claims).
+    out: list[tuple[int, tuple[int, ...]]] = []
+    for here in at_total:
+        if out and out[-1][1] == here:
+            out[-1] = (out[-1][0] + 1, here)
+        else:
+            out.append((1, here))
+    return tuple(out)
+
+
+def _root_value(rules: Rules, end: np.ndarray, fail: float) -> float:
+    """`_solve_float`'s value at the root only, without keeping the rolls' values."""
+    sp = _space(rules)
+    value = np.empty(sp.size + 1)
+    value[:-1] = end
+    value[-1] = fail
+    for a, c, children, starts, probs in sp.level_tables:
+        best = np.maximum.reduce(value[children], axis=0)
+        best *= probs
+        np.maximum(end[a:c], np.add.reduceat(best, starts), out=value[a:c])
+    return float(value[_root(rules)])
 
 
 def _ends_float(rules: Rules, turn: _Turn, values: list[float]) -> tuple[np.ndarray, float]:
