@@ -18,7 +18,9 @@ run from 0 to 1 scales its answer alike, so float solves are memoised in that sc
 shared: many positions (stacks that differ deep down) have turns of the same shape.
 Positions repeat (a serving stolen back and forth; a failure with an empty stack flips nothing),
 so the positions are solved strongly connected component by component, last first: in floats by
-value iteration (Gauss-Seidel, with Aitken's extrapolation every two sweeps) to 1e-14, exactly
+value iteration (Gauss-Seidel, with Aitken's extrapolation every two sweeps) to 1e-14, or for
+two positions that lead to each other (a serving stolen back and forth: every loop of the
+benchmark's endgames) by the secant method on what a sweep does to one of them, exactly
 (`exact=True`) by policy iteration, each policy evaluated by an exact linear solve over the
 component in Fractions and then checked to be a fixed point of the exact turn solve (no check
 is needed when the first policy, chosen against the float values, had no close decision and
@@ -660,18 +662,29 @@ def positions(state: State, *, limit: int = DEFAULT_LIMIT) -> int:
 def _solve(rules: Rules, root: Key, exact: bool, limit: int) -> None:
     floats = _FLOAT.setdefault(rules, {})
     comps = _reach(rules, root, floats, limit)
+    guess = 0.5
     for comp in comps:
-        _solve_component_float(rules, comp, floats)
+        _solve_component_float(rules, comp, floats, guess)
+        if len(comp) == 2:
+            # Neighbours in Tarjan's order are often alike: a loop starts from the last one's
+            # value (its secant then needs a sweep fewer, or none where the two are alike).
+            guess = floats[comp[1]]
     if exact:
         exacts = _EXACT.setdefault(rules, {})
         for comp in _reach(rules, root, exacts, limit):
             _solve_component_exact(rules, comp, floats, exacts)
 
 
-def _solve_component_float(rules: Rules, comp: list[Key], memo: dict[Key, float]) -> None:
+def _solve_component_float(rules: Rules, comp: list[Key], memo: dict[Key, float],
+                           guess: float = 0.5) -> None:
     inside = set(comp)
     turns = [_turn(rules, k) for k in comp]
     loops = any(o in inside for t in turns for o in t.outcomes)
+    if loops and _SECANT and len(comp) == 2:
+        settled = _two_positions(rules, comp, turns, memo, guess)
+        if settled is not None:
+            memo.update(zip(comp, settled))
+            return
     current = {k: 0.5 for k in comp}
 
     def value(k: Key) -> float:
@@ -697,6 +710,50 @@ def _solve_component_float(rules: Rules, comp: list[Key], memo: dict[Key, float]
     else:  # pragma: no cover - every game ends with probability 1
         raise RuntimeError(f"value iteration did not settle on {len(comp)} positions")
     memo.update(current)
+
+
+_SECANT = True
+"""Solve a component of two positions by the secant method (`_two_positions`); False: by
+Gauss-Seidel sweeps as any other component."""
+
+
+def _two_positions(rules: Rules, comp: list[Key], turns: list[_Turn], memo: dict[Key, float],
+                   guess: float) -> list[float] | None:
+    """The values of a component of two positions that lead to each other (a serving stolen
+    back and forth: every loop of the benchmark's endgames), or None for another shape.
+
+    A Gauss-Seidel sweep is a map b -> G(b) of the second position's value alone (the first
+    is solved from it), piecewise linear: the secant through the last two points of
+    G(b) - b lands on its root once both lie on one piece, where Aitken's extrapolation
+    needs two fresh sweeps after each jump. The stop is the sweeps' one: a sweep that moves
+    the value by at most TOLERANCE. The first sweep starts from `guess`."""
+    (ka, kb), (ta, tb) = comp, turns
+    if ta.terminal is not None or tb.terminal is not None or ka in ta.outcomes or kb in tb.outcomes:
+        return None
+
+    def sweep(b: float) -> tuple[float, float]:
+        a = _turn_value_float(rules, ta, [1.0 - (b if o == kb else memo[o]) for o in ta.outcomes])
+        return a, _turn_value_float(rules, tb, [1.0 - (a if o == ka else memo[o])
+                                                for o in tb.outcomes])
+
+    b_last, h_last = 0.5, math.nan
+    b = guess
+    for _round in range(SECANT_ROUNDS):
+        a, g = sweep(b)
+        h = g - b
+        if abs(h) <= TOLERANCE:
+            return [a, g]
+        nxt = g
+        if h != h_last and not math.isnan(h_last):
+            nxt = b - h * (b - b_last) / (h - h_last)
+            if not 0.0 <= nxt <= 1.0:  # a wild secant (far points on other pieces): a sweep
+                nxt = g
+        b_last, h_last, b = b, h, nxt
+    return None
+
+
+SECANT_ROUNDS = 12
+"""The most sweeps `_two_positions` makes before handing over to Gauss-Seidel sweeps."""
 
 
 _AITKEN = True

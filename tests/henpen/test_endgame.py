@@ -348,19 +348,20 @@ def test_fast_exact_with_loops_four_dice() -> None:
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(small_endgames())
 def test_extrapolated_value_iteration_equals_plain_sweeps(s: State) -> None:
-    # Aitken's extrapolation only changes where value iteration starts its next sweeps: the
-    # values it settles on are the plain sweeps' values (to the float tolerance).
+    # Aitken's extrapolation and the secant steps of two-position loops only change where
+    # value iteration starts its next sweeps: the values they settle on are the plain sweeps'
+    # values (to the float tolerance).
     s = State.new(2, FOUR, grill=[11, 13], stacks=[[9], [15]]) if len(s.grill) == 1 else s
     eg.cache_clear()
     fast = eg.win_chance(s)
     fast_all = dict(eg._FLOAT[s.rules])
     eg.cache_clear()
-    eg._AITKEN = False
+    eg._AITKEN = eg._SECANT = False
     try:
         eg.win_chance(s)
         plain_all = dict(eg._FLOAT[s.rules])
     finally:
-        eg._AITKEN = True
+        eg._AITKEN = eg._SECANT = True
         eg.cache_clear()
     assert fast_all.keys() == plain_all.keys()
     assert max(abs(fast_all[k] - plain_all[k]) for k in plain_all) <= 1e-12
@@ -394,6 +395,15 @@ def test_shared_turn_solves_equal_solving_every_turn(s: State) -> None:
     # turn of every position on its own, with loops (four dice) or without.
     s = State.new(2, FOUR, grill=[11, 13], stacks=[[9], [15]]) if len(s.grill) == 1 else s
     _assert_same_values(_all_floats(s, _SHARE=True), _all_floats(s, _SHARE=False))
+
+
+def test_secant_loops_equal_plain_sweeps_six_dice() -> None:
+    # A real 6-dice endgame of one serving, whose loops are servings stolen back and forth:
+    # the secant steps settle on the plain sweeps' values.
+    s = State.new(2, grill=[29], stacks=[[24, 31, 28, 22, 21], [26, 34, 27, 25, 23, 30]])
+    comps = eg._reach(s.rules, eg.key_of(s), {}, 10**6)
+    assert sum(len(c) == 2 for c in comps) > 10
+    _assert_same_values(_all_floats(s), _all_floats(s, _SECANT=False, _AITKEN=False))
 
 
 def test_shared_turn_solves_six_dice(monkeypatch: pytest.MonkeyPatch) -> None:
