@@ -968,8 +968,10 @@ def _without(cards: tuple[Card, ...], k: Card) -> tuple[Card, ...]:
 
 
 def _distinct(cards: tuple[Card, ...]) -> tuple[Card, ...]:
-    """The distinct cards of a sorted tuple, in order."""
-    return tuple(dict.fromkeys(cards))  # keeps the first of equal cards, in order
+    """The distinct cards of a sorted tuple, in order (the tuple itself when no card repeats)."""
+    # Most hands hold no card twice: counting a set is quicker than building the ordered dict,
+    # which keeps the first of equal cards, in order.
+    return cards if len(set(cards)) == len(cards) else tuple(dict.fromkeys(cards))
 
 
 def _short(x: object) -> str:
