@@ -367,8 +367,14 @@ def winners(
             raise ValueError("totals must be a list of whole numbers, one per barnyard")
         totals = [t if type(t) is int else whole(t, "each of totals") for t in totals]
     if totals is None:
-        keys = [tiebreak_key(b, goal) for b in barnyards]
-    else:
-        keys = [tiebreak_key(b, goal, t) for b, t in zip(barnyards, totals, strict=True)]
+        totals = [total(b, goal) for b in barnyards]
+    # The players whose `tiebreak_key` is the largest. Its first entry is the points, so only
+    # the players tied on the most points need the rest of their keys (the group sizes take a
+    # flood fill of every breed): a sole leader on points wins without them.
+    top = max(totals)
+    tied = [i for i, t in enumerate(totals) if t == top]
+    if len(tied) == 1:
+        return tied
+    keys = [tiebreak_key(barnyards[i], goal, totals[i]) for i in tied]
     best = max(keys)
-    return [i for i, k in enumerate(keys) if k == best]
+    return [i for i, k in zip(tied, keys, strict=True) if k == best]
