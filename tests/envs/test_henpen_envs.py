@@ -12,32 +12,15 @@ from henkit.envs import HenpenAECEnv, HenpenCodec, HenpenEnv
 from henkit.envs.henpen import GRILL_ACTION
 from henkit.henpen import Rules, State
 from henkit.henpen.actions import ROLL, Stop, Take
+from tests.envs.playing import check_mask_is_the_legal_moves, pick, play_aec
 
 FAST = settings(max_examples=12, deadline=None, derandomize=True)
 MAX_STEPS = 20_000  # far above any game of random play: a game that reaches it never ends
 
 
-def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
-    legal = np.flatnonzero(mask)
-    assert len(legal), "a player asked to move has a legal action"
-    return int(legal[rng.integers(len(legal))])
-
-
 def aec_game(env: HenpenAECEnv, seed: int, rng: np.random.Generator, check=None) -> list:
     """Play one game of random masked actions; return what every agent saw."""
-    env.reset(seed=seed)
-    seen = []
-    for steps, agent in enumerate(env.agent_iter()):
-        assert steps < MAX_STEPS
-        obs, reward, term, trunc, _info = env.last()
-        seen.append((agent, obs["observation"].tolist(), reward, term))
-        if term or trunc:
-            env.step(None)
-            continue
-        if check is not None:
-            check(env, obs)
-        env.step(pick(obs["action_mask"], rng))
-    return seen
+    return play_aec(env, seed, rng, MAX_STEPS, check)
 
 
 def legal_set(codec: HenpenCodec, state: State, mask: np.ndarray) -> set:
@@ -47,17 +30,8 @@ def legal_set(codec: HenpenCodec, state: State, mask: np.ndarray) -> set:
 @FAST
 @given(players=st.integers(2, 7), seed=st.integers(0, 2**32 - 1))
 def test_aec_masks_are_the_engines_legal_actions(players, seed):
-    def check(env, obs):
-        state, mask = env.state, obs["action_mask"]
-        acts = state.legal_actions()
-        assert mask.dtype == np.int8 and mask.sum() == len(acts) == len(set(acts))
-        assert legal_set(env.codec, state, mask) == set(acts)
-        # Every other agent's mask is empty.
-        for a in env.agents:
-            if a != env.agent_selection:
-                assert not env.observe(a)["action_mask"].any()
-
-    aec_game(HenpenAECEnv(players), seed, np.random.default_rng(seed), check)
+    aec_game(HenpenAECEnv(players), seed, np.random.default_rng(seed),
+             check_mask_is_the_legal_moves)
 
 
 @FAST

@@ -13,48 +13,21 @@ from henkit.envs import HensAECEnv, HensCodec
 from henkit.envs.hens import ACTIONS, CELLS, COOP_BASE, DISCARD_BASE, NO_ROOSTER, PLACE_BASE
 from henkit.hens import CARDS, Discard, Draw, Place, PlaceCoop, PlaceRooster
 from henkit.hens.odds import sample_state
+from tests.envs.playing import check_mask_is_the_legal_moves, pick, play_aec
 
 FAST = settings(max_examples=8, deadline=None, derandomize=True)
 MAX_STEPS = 5_000  # a Hens game of 4 players takes a few hundred decisions
 
 
-def pick(mask: np.ndarray, rng: np.random.Generator) -> int:
-    legal = np.flatnonzero(mask)
-    assert len(legal), "a player asked to move has a legal action"
-    return int(legal[rng.integers(len(legal))])
-
-
 def play(env: HensAECEnv, seed: int, rng: np.random.Generator, check=None) -> list:
     """One game of random masked actions; what every agent saw, with its rewards."""
-    env.reset(seed=seed)
-    seen = []
-    for agent in env.agent_iter(MAX_STEPS):
-        obs, reward, term, trunc, _info = env.last()
-        seen.append((agent, obs["observation"].tolist(), reward, term))
-        if term or trunc:
-            env.step(None)
-            continue
-        if check is not None:
-            check(env, obs)
-        env.step(pick(obs["action_mask"], rng))
-    assert not env.agents, "the game ended within MAX_STEPS"
-    return seen
+    return play_aec(env, seed, rng, MAX_STEPS, check)
 
 
 @FAST
 @given(players=st.integers(2, 4), seed=st.integers(0, 2**32 - 1))
 def test_masks_are_the_engines_legal_moves_and_decode_to_them(players, seed):
-    def check(env, obs):
-        state, mask = env.state, obs["action_mask"]
-        acts = state.legal_actions()
-        assert mask.dtype == np.int8 and int(mask.sum()) == len(acts)
-        decoded = [env.codec.action(state, i) for i in np.flatnonzero(mask).tolist()]
-        assert set(decoded) == set(acts) and len(set(decoded)) == len(decoded)
-        for a in env.agents:
-            if a != env.agent_selection:
-                assert not env.observe(a)["action_mask"].any()
-
-    play(HensAECEnv(players), seed, np.random.default_rng(seed), check)
+    play(HensAECEnv(players), seed, np.random.default_rng(seed), check_mask_is_the_legal_moves)
 
 
 @FAST
