@@ -206,3 +206,14 @@ def test_build_refuses_bad_jobs_and_a_missing_browser(tmp_path):
     with pytest.raises(ValueError, match="make browser"):
         build.build(tmp_path / "b", chromium=tmp_path / "no-chromium")
     assert not any(tmp_path.iterdir())
+
+
+def test_the_pack_prints_with_the_projects_chromium_rule():
+    """The pack's printer keeps the project's browser rule: Debian's Chromium and every flag the
+    browser tests use (it adds headless printing; the tests add their offline resolver)."""
+    from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS
+
+    build = load_build()
+    assert str(build.CHROMIUM) == CHROMIUM
+    rule = [a for a in CHROMIUM_ARGS if not a.startswith("--host-resolver-rules=")]
+    assert rule and set(rule) <= set(build.CHROMIUM_FLAGS)

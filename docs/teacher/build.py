@@ -36,7 +36,8 @@ NOTEBOOKS = ROOT / "notebooks"
 RULES = ROOT / "docs" / "rules"
 CHROMIUM = Path("/usr/bin/chromium")
 # The project's browser rule: Debian's Chromium (never a downloaded one), no network chatter;
-# the same flags as tests/browser/browsing.py's CHROMIUM_ARGS, plus headless printing.
+# the same flags as tests/browser/browsing.py's CHROMIUM_ARGS (tests/test_teacher_pack.py
+# checks), plus headless printing.
 CHROMIUM_FLAGS = (
     "--headless",
     "--no-sandbox",
