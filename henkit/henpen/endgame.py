@@ -57,7 +57,7 @@ from henkit.checks import whole
 from henkit.henpen.actions import ROLL, TAKES, Action, Roll, Stop
 from henkit.henpen.dice import SIDES, VALUES
 from henkit.henpen.inputs import check_flag
-from henkit.henpen.rules import Claim, Rules, failed_turn, legal_claims, winners
+from henkit.henpen.rules import Claim, Rules, failed_turn, legal_claims
 from henkit.henpen.state import Phase, State
 from henkit.henpen.turnspace import TurnPoint, TurnPolicy, TurnSpace, roll_pattern, turn_space
 
@@ -157,9 +157,16 @@ class _Turn(NamedTuple):
     terminal: Fraction | None  # the mover's result when the game is over
 
 
+_WIN, _LOSS, _DRAW = Fraction(1), Fraction(0), Fraction(1, 2)
+
+
 def _result(mine: tuple[int, ...], theirs: tuple[int, ...], rules: Rules) -> Fraction:
-    w = winners([mine, theirs], rules)
-    return Fraction(1) if w == (0,) else Fraction(0) if w == (1,) else Fraction(1, 2)
+    # `winners` (P8) for two valid stacks, inline: half the positions of an endgame are over.
+    worms = rules.worm_table
+    a, b = sum(worms[t] for t in mine), sum(worms[t] for t in theirs)
+    if a == b:  # a tie on worms goes to the highest serving (servings are unique)
+        a, b = max(mine, default=0), max(theirs, default=0)
+    return _WIN if a > b else _LOSS if a < b else _DRAW
 
 
 @lru_cache(maxsize=200_000)
@@ -593,19 +600,18 @@ def _reach(rules: Rules, root: Key, known: dict[Key, Any], limit: int) -> list[l
     cap = limit * _COUNT_CAP
     if root in known:
         return comps
-
-    def children(k: Key) -> Iterator[Key]:
-        return iter([o for o in _turn(rules, k).outcomes if o not in known])
-
     work: list[tuple[Key, Iterator[Key]]] = []
 
     def visit(k: Key) -> None:
         index[k] = low[k] = len(index)
-        stack.append(k)
-        on_stack.add(k)
-        work.append((k, children(k)))
         if len(index) > limit:
             _too_large(rules, root, known, limit, cap)
+        if not k[0]:  # the game is over: a component of its own, leading nowhere
+            comps.append([k])
+            return
+        stack.append(k)
+        on_stack.add(k)
+        work.append((k, iter([o for o in _turn(rules, k).outcomes if o not in known])))
 
     visit(root)
     while work:
@@ -613,8 +619,9 @@ def _reach(rules: Rules, root: Key, known: dict[Key, Any], limit: int) -> list[l
         for child in it:
             if child not in index:
                 visit(child)
-                break
-            if child in on_stack:
+                if child[0]:
+                    break
+            elif child in on_stack:
                 low[k] = min(low[k], index[child])
         else:
             work.pop()

@@ -24,7 +24,7 @@ from henkit.core import play_out
 from henkit.henpen import endgame as eg
 from henkit.henpen.actions import ROLL, Stop, Take
 from henkit.henpen.bots import WinBot, make_bot
-from henkit.henpen.rules import Rules
+from henkit.henpen.rules import Rules, winners
 from henkit.henpen.state import State
 
 SMALL = Rules(worm_table={7: 1, 8: 1, 9: 2, 10: 2, 11: 3, 12: 4}, dice=3)
@@ -422,6 +422,17 @@ def test_shared_turn_solves_six_dice(monkeypatch: pytest.MonkeyPatch) -> None:
     alone = _all_floats(s, _SHARE=False)
     assert shared_solves < solves[0] * 0.8  # the sharing is real
     _assert_same_values(shared, alone)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.permutations(range(21, 37)), st.integers(0, 16), st.integers(0, 16))
+def test_game_over_result_is_the_rules_winners(tiles: list[int], a: int, b: int) -> None:
+    # The solver's own P8 for a finished game (it meets half a million of them) against the
+    # rules' `winners`: 1 for the mover's win, 0 for a loss, 1/2 for a draw.
+    mine, theirs = tuple(tiles[:a]), tuple(tiles[a:a + b])
+    rules = Rules()
+    w = winners([mine, theirs], rules)
+    assert eg._result(mine, theirs, rules) == (1 if w == (0,) else 0 if w == (1,) else Fraction(1, 2))
 
 
 def test_whole_stacks_matter() -> None:
