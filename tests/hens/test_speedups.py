@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from henkit.core import make_rng
 from henkit.hens.actions import DECK, Draw
-from henkit.hens.barnyard import bits_of
+from henkit.hens.barnyard import STRIDE, bits_of, components, spread
 from henkit.hens.bots import make_bot
 from henkit.hens.scoring import group_sizes, shape_facts, tiebreak_key, winners
 from henkit.hens.state import randbelow
@@ -140,6 +140,19 @@ def test_draw_moves_are_the_draw_rule(seed, players):
         assert s.draw_sources() == sources
         want = [Draw(DECK) if q == DECK else Draw(q, s.discards[q][-1]) for q in sources]
         assert s.legal_moves() == want and s.legal_actions() == want
+
+
+@settings(max_examples=200, deadline=None)
+@given(m=st.integers(min_value=0, max_value=2**60))
+def test_spread_is_the_four_shifts(m):
+    # `spread` (and its inlined copies in the masks and the flood fill) shifts twice, not four
+    # times: the same cells as one cell left, right, up and down.
+    assert spread(m) == m << 1 | m >> 1 | m << STRIDE | m >> STRIDE
+    # The flood fill's groups: every cell of m once, each group joined by sides and touching
+    # no other group.
+    groups = list(components(m))
+    assert sum(groups) == m and all(g & spread(h) == 0 for g in groups for h in groups
+                                    if g != h)
 
 
 @settings(max_examples=200, deadline=None)
