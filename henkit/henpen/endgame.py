@@ -155,6 +155,7 @@ class _Turn(NamedTuple):
     claims: tuple[Claim, ...]  # claims[o - 1] is outcome o
     at_total: tuple[tuple[int, ...], ...]  # outcome indices each total may claim (P4)
     terminal: Fraction | None  # the mover's result when the game is over
+    runs: tuple[tuple[int, tuple[int, ...]], ...] = ()  # at_total as (length, claims) runs
 
 
 _WIN, _LOSS, _DRAW = Fraction(1), Fraction(0), Fraction(1, 2)
@@ -182,19 +183,20 @@ def _turn(rules: Rules, key: Key) -> _Turn:
     if turned is not None:
         g = tuple(t for t in g if t != turned)
     outcomes: list[Key] = [(g, theirs, m)]
-    claims, at_total = _claim_table(rules, grill, theirs[-1] if theirs else None)
+    claims, at_total, runs = _claim_table(rules, grill, theirs[-1] if theirs else None)
     for c in claims:
         if c.owner is None:
             outcomes.append((tuple(x for x in grill if x != c.tile), theirs, (*mine, c.tile)))
         else:
             outcomes.append((grill, theirs[:-1], (*mine, c.tile)))
-    return _Turn(tuple(outcomes), claims, at_total, None)
+    return _Turn(tuple(outcomes), claims, at_total, None, runs)
 
 
 @lru_cache(maxsize=50_000)
 def _claim_table(rules: Rules, grill: tuple[int, ...], top: int | None
-                 ) -> tuple[tuple[Claim, ...], tuple[tuple[int, ...], ...]]:
-    # P4's claims at every total (`legal_claims`), numbered from 1 in order of first appearance.
+                 ) -> tuple[tuple[Claim, ...], tuple[tuple[int, ...], ...], Any]:
+    # P4's claims at every total (`legal_claims`), numbered from 1 in order of first appearance,
+    # and the same as runs of totals with the same claims (`_runs`).
     # They depend on the grill and the opponent's top only: one's own top matters only when the
     # total equals it, and then the total is missing from the grill, which the rule covers alike.
     index: dict[Claim, int] = {}
@@ -205,7 +207,7 @@ def _claim_table(rules: Rules, grill: tuple[int, ...], top: int | None
         for c in legal_claims(t, grill, None, tops):
             here.append(index.setdefault(c, len(index) + 1))
         at_total.append(tuple(here))
-    return tuple(index), tuple(at_total)
+    return tuple(index), tuple(at_total), _runs(tuple(at_total))
 
 
 @lru_cache(maxsize=16)
@@ -316,7 +318,7 @@ def _shared_turn_value(rules: Rules, turn: _Turn, values: list[float]) -> float:
     # The scaled value of stopping at each total, as runs of totals with one value (a few
     # numbers: the claims change at the grill's servings and the opponent's top only).
     key: list[float] = [(values[0] - lo) / span]
-    for length, here in _runs(turn.at_total):
+    for length, here in turn.runs:
         v = (max(values[i] for i in here) - lo) / span if here else -1.0
         if v == key[-1] and len(key) > 1:
             key[-2] += length
@@ -335,7 +337,6 @@ def _shared_turn_value(rules: Rules, turn: _Turn, values: list[float]) -> float:
     return lo + span * x
 
 
-@lru_cache(maxsize=50_000)
 def _runs(at_total: tuple[tuple[int, ...], ...]) -> tuple[tuple[int, tuple[int, ...]], ...]:
     # The claim table as runs of consecutive totals with the same claims: (length, claims).
     out: list[tuple[int, tuple[int, ...]]] = []
@@ -589,9 +590,11 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
 # ----- the graph of positions ---------------------------------------------------------------------
 
 
-def _reach(rules: Rules, root: Key, known: dict[Key, Any], limit: int) -> list[list[Key]]:
+def _reach(rules: Rules, root: Key, known: dict[Key, Any], limit: int,
+           turns: dict[Key, _Turn] | None = None) -> list[list[Key]]:
     """The strongly connected components of the positions reachable from `root` and not yet
-    known, each after every component it leads to (Tarjan's order); ValueError over `limit`."""
+    known, each after every component it leads to (Tarjan's order); ValueError over `limit`.
+    The turns of the positions not over go in `turns` (an endgame's outgrow `_turn`'s cache)."""
     index: dict[Key, int] = {}
     low: dict[Key, int] = {}
     on_stack: set[Key] = set()
@@ -611,7 +614,10 @@ def _reach(rules: Rules, root: Key, known: dict[Key, Any], limit: int) -> list[l
             return
         stack.append(k)
         on_stack.add(k)
-        work.append((k, iter([o for o in _turn(rules, k).outcomes if o not in known])))
+        turn = _turn(rules, k)
+        if turns is not None:
+            turns[k] = turn
+        work.append((k, iter([o for o in turn.outcomes if o not in known])))
 
     visit(root)
     while work:
@@ -668,10 +674,14 @@ def positions(state: State, *, limit: int = DEFAULT_LIMIT) -> int:
 
 def _solve(rules: Rules, root: Key, exact: bool, limit: int) -> None:
     floats = _FLOAT.setdefault(rules, {})
-    comps = _reach(rules, root, floats, limit)
+    turns: dict[Key, _Turn] = {}
+    comps = _reach(rules, root, floats, limit, turns)
     guess = 0.5
     for comp in comps:
-        _solve_component_float(rules, comp, floats, guess)
+        if not comp[0][0]:  # the game is over
+            floats[comp[0]] = float(_result(comp[0][1], comp[0][2], rules))
+            continue
+        _solve_component_float(rules, comp, floats, guess, turns)
         if len(comp) == 2:
             # Neighbours in Tarjan's order are often alike: a loop starts from the last one's
             # value (its secant then needs a sweep fewer, or none where the two are alike).
@@ -683,9 +693,9 @@ def _solve(rules: Rules, root: Key, exact: bool, limit: int) -> None:
 
 
 def _solve_component_float(rules: Rules, comp: list[Key], memo: dict[Key, float],
-                           guess: float = 0.5) -> None:
+                           guess: float = 0.5, met: dict[Key, _Turn] | None = None) -> None:
     inside = set(comp)
-    turns = [_turn(rules, k) for k in comp]
+    turns = [met[k] if met else _turn(rules, k) for k in comp]  # met: `_reach`'s turns
     loops = any(o in inside for t in turns for o in t.outcomes)
     if loops and _SECANT and len(comp) == 2:
         settled = _two_positions(rules, comp, turns, memo, guess)
