@@ -402,6 +402,16 @@ class TurnSpace:
                 out.extend(roll_pattern(int(self.n[i]), u).fractions)
         return out
 
+    @cached_property
+    def pair_weight_exact(self) -> list[int]:
+        """Every pair's probability times 6**n (n: its node's dice), a whole number (exact mode)."""
+        out: list[int] = []
+        for i in range(self.size):
+            if self.rollable[i]:
+                u = SIDES - int(self.mask[i]).bit_count()
+                out.extend(roll_pattern(int(self.n[i]), u).weights)
+        return out
+
     def __len__(self) -> int:
         return self.size
 
@@ -653,29 +663,40 @@ def _forward_float(policy: TurnPolicy, s: int) -> EndDistribution:
 
 def _forward_exact(policy: TurnPolicy, s: int) -> EndDistribution:
     sp = policy.space
-    probs = sp.pair_prob_exact
-    mass: dict[int, Fraction] = {s: Fraction(1)}
-    at_total = [Fraction(0)] * (sp.max_total + 1)
-    fail = Fraction(0)
+    # Chances as whole numbers over one denominator, 6**(n + (n-1) + ... + 1) for n dice at the
+    # start: a path rolls at most that many dice, each roll of k dice a whole number over 6**k,
+    # so every mass below is whole (the division by 6**k is exact). Whole-number sums are
+    # several times quicker than Fraction ones; the chances become Fractions at the end.
+    weight = sp.pair_weight_exact
+    dice_left = sp.n.tolist()
+    top = dice_left[s]
+    scale = SIDES ** (top * (top + 1) // 2)
+    stop, has_worm, totals = policy.stop.tolist(), sp.has_worm.tolist(), sp.total.tolist()
+    pair_start, follow = sp.pair_start.tolist(), policy.next.tolist()
+    mass: dict[int, int] = {s: scale}
+    at_total = [0] * (sp.max_total + 1)
+    fail = 0
     # Nodes are sorted by dice left and a child always has fewer dice than its parent, so
     # popping the highest index first finishes every node's incoming mass before it is spread.
     heap = [-s]
     while heap:
         i = -heapq.heappop(heap)
         m = mass.pop(i)
-        if policy.stop[i]:
-            if sp.has_worm[i]:
-                at_total[int(sp.total[i])] += m
+        if stop[i]:
+            if has_worm[i]:
+                at_total[totals[i]] += m
             else:
                 fail += m
             continue
-        for p in range(int(sp.pair_start[i]), int(sp.pair_start[i + 1])):
-            j = int(policy.next[p])
+        unit = SIDES ** dice_left[i]
+        for p in range(pair_start[i], pair_start[i + 1]):
+            j = follow[p]
+            share = m * weight[p] // unit  # exact: see above
             if j == sp.fail:
-                fail += m * probs[p]
+                fail += share
                 continue
             if j not in mass:
-                mass[j] = Fraction(0)
+                mass[j] = 0
                 heapq.heappush(heap, -j)
-            mass[j] += m * probs[p]
-    return EndDistribution(tuple(at_total), fail)
+            mass[j] += share
+    return EndDistribution(tuple(Fraction(x, scale) for x in at_total), Fraction(fail, scale))
