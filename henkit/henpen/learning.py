@@ -373,8 +373,12 @@ class QLearner:
         for table, idx, target in targets:
             if not idx.size:
                 continue
-            keys, inverse, k = np.unique(idx, return_inverse=True, return_counts=True)
-            mean = np.bincount(inverse, weights=target) / k
+            # Counts and sums per entry straight from the indices (no sort, as np.unique
+            # would do); each entry's targets are added in the batch's order, as before.
+            counts = np.bincount(idx, minlength=table.size)
+            keys = np.flatnonzero(counts)
+            k = counts[keys]
+            mean = np.bincount(idx, weights=target, minlength=table.size)[keys] / k
             table[keys] += (1.0 - (1.0 - rate) ** k) * (mean - table[keys])
 
     # -- the learned play -----------------------------------------------------------------------
