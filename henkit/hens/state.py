@@ -141,6 +141,12 @@ def _codes(removed: tuple[int, ...]) -> tuple[str, ...]:
     return tuple(BREEDS[i].code for i in removed)
 
 
+@cache  # Rules are frozen: one shared default per player count
+def _default_rules(players: int) -> Rules:
+    """`Rules(players=players)`: what `State.new` plays without rules given."""
+    return Rules(players=players)
+
+
 class _Setup:
     """What a game fixes at its start, shared by all of its states: the rules, the goal card,
     the removed breeds (sorted indices and their codes), the first player and the player count.
@@ -215,7 +221,7 @@ class State:
         player unless `first_player` names a seat) is drawn from `seed`, in that order."""
         n = check_players(players)
         if rules is None:
-            rules = Rules(players=n)
+            rules = _default_rules(n)
         elif not isinstance(rules, Rules):
             raise ValueError(f"rules must be henkit.hens Rules or None, not {type(rules).__name__}")
         elif rules.players != n:
@@ -240,12 +246,14 @@ class State:
             first = int(rng.integers(n))
         cards = deck_cards(removed)
         order = rng.permutation(len(cards)).tolist()  # plain ints index a tuple faster
-        dealt = [cards[i] for i in order]
         s = object.__new__(cls)
         s._setup = _Setup(rules, goal, removed, first)
         s.player, s.round, s.turn = first, 1, 0
-        s.hands = tuple(tuple(sorted(dealt[p * HAND_SIZE:(p + 1) * HAND_SIZE])) for p in range(n))
-        s.deck = tuple(sorted(dealt[n * HAND_SIZE:]))
+        # Card order[j] goes to hand j // 4, the rest to the deck. `cards` is sorted, so the
+        # cards at sorted positions come sorted (and plain ints sort faster than Cards).
+        s.hands = tuple(tuple([cards[i] for i in sorted(order[p * HAND_SIZE:(p + 1) * HAND_SIZE])])
+                        for p in range(n))
+        s.deck = tuple([cards[i] for i in sorted(order[n * HAND_SIZE:])])
         s.discards = s.known_in_hand = s.known_in_hand_or_coops = ((),) * n
         s.barnyards = (Barnyard(),) * n
         s.rooster_chosen = (False,) * n
@@ -340,8 +348,8 @@ class State:
     def _sources(self) -> tuple[int, ...]:
         """`draw_sources()` as a tuple: `_pile_sources` less the piles that hold no card."""
         piles = self.discards
-        return tuple(q for q in _pile_sources(self.player, len(piles), self.round == 1,
-                                              bool(self.deck)) if q == DECK or piles[q])
+        return tuple(q for q in _PILE_SOURCES[len(piles)][self.player][self.round == 1][
+            bool(self.deck)] if q == DECK or piles[q])
 
     def _can_draw(self) -> bool:
         """True when some draw source is left: `draw_sources()` is not empty."""
@@ -379,7 +387,7 @@ class State:
             # `_sources()` inline (a random bot asks this at every draw), its moves built by a
             # plain loop: for three or four moves a list comprehension's own call costs more.
             moves = []
-            for q in _pile_sources(self.player, len(piles), self.round == 1, bool(self.deck)):
+            for q in _PILE_SOURCES[len(piles)][self.player][self.round == 1][bool(self.deck)]:
                 if q == DECK:
                     moves.append(DRAW_DECK)
                 elif piles[q]:  # a pile holding no card cannot be drawn (`_pile_sources`)
@@ -870,15 +878,23 @@ def pile_problem(source: int, player: int, players: int, round: int, pile: int) 
     return None
 
 
-@cache  # a speed layer over `pile_problem`: at most 72 (seat, players, round 1?, deck)
 def _pile_sources(player: int, players: int, first_round: bool, deck: bool) -> tuple[int, ...]:
     """DECK if the deck holds cards, then the seats whose pile `player` may draw from if it holds
     a card (`pile_problem` of a one-card pile is None). Callers drop the seats whose pile is
-    empty (`pile_problem`'s last clause): keying the cache on which piles hold cards would cost
-    more than the check, piles being emptied all the time."""
+    empty (`pile_problem`'s last clause): keying the table below on which piles hold cards would
+    cost more than the check, piles being emptied all the time."""
     piles = tuple(q for q in range(players)
                   if pile_problem(q, player, players, 2 - first_round, 1) is None)
     return (DECK, *piles) if deck else piles
+
+
+# A speed layer over `pile_problem`: `_pile_sources` for every key (72 of them), as a table
+# indexed [players][player][first round?][deck holds cards?] (a random bot asks at every draw,
+# and four subscripts cost less than a cached call of four arguments).
+_PILE_SOURCES: tuple = tuple(
+    tuple(tuple(tuple(_pile_sources(p, n, f, d) for d in (False, True)) for f in (False, True))
+          for p in range(n)) if n >= 2 else ()
+    for n in range(5))
 
 
 @lru_cache(maxsize=256)  # a speed layer: `scores()` and `winners()` of a finished game ask alike

@@ -122,7 +122,7 @@ def test_hen_and_open_masks_are_the_placement_rules(seed, players):
 @settings(max_examples=8, deadline=None)
 @given(seed=SEEDS, players=PLAYERS)
 def test_draw_moves_are_the_draw_rule(seed, players):
-    # The draw phase's moves (the functools cache `_pile_sources`, empty piles dropped as the
+    # The draw phase's moves (the table `_PILE_SOURCES`, empty piles dropped as the
     # moves are built) against `pile_problem` asked seat by seat: the deck while it holds cards,
     # then every seat whose pile the rule allows, each Draw naming that pile's top card.
     games = (random_game(players, seed + k) for k in range(6))
@@ -140,6 +140,22 @@ def test_draw_moves_are_the_draw_rule(seed, players):
         assert s.draw_sources() == sources
         want = [Draw(DECK) if q == DECK else Draw(q, s.discards[q][-1]) for q in sources]
         assert s.legal_moves() == want and s.legal_actions() == want
+
+
+def test_the_draw_sources_table_is_the_pile_rule():
+    # Every entry of the table against `pile_problem` of a one-card pile, asked seat by seat
+    # (its players, seat, first round or not, deck empty or not).
+    from henkit.hens.state import _PILE_SOURCES, pile_problem
+
+    for players in (2, 3, 4):
+        for player in range(players):
+            for first in (False, True):
+                for deck in (False, True):
+                    seats = [q for q in range(players)
+                             if pile_problem(q, player, players, 1 if first else 2, 1) is None]
+                    assert _PILE_SOURCES[players][player][first][deck] == tuple(
+                        [DECK] * deck + seats)
+                    assert (player in seats, bool(seats)) == (False, not first)
 
 
 @settings(max_examples=200, deadline=None)
