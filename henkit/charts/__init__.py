@@ -14,6 +14,18 @@ Figures are plain `go.Figure`s (light to send to a browser) and deterministic: t
 give the same figure JSON. Charts never compute odds themselves; they ask the engines.
 """
 
-from henkit.charts import arena, henpen, hens, style
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
 
 __all__ = ["arena", "henpen", "hens", "style"]
+
+
+def __getattr__(name: str) -> ModuleType:
+    """`henkit.charts.arena` and the others, imported on first use: a lesson drawing Henpen
+    charts only does not load the card game and the arena (a fresh dashboard kernel pays for
+    every module it imports)."""
+    if name in __all__:
+        return importlib.import_module(f"henkit.charts.{name}")
+    raise AttributeError(f"module 'henkit.charts' has no attribute {name!r}")

@@ -10,18 +10,33 @@ projects these charts in class.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import cache
 from typing import Any
 
 import plotly.graph_objects as go
 
 from henkit.checks import whole
 from henkit.henpen.dice import FACES, WORM, face_name
-from henkit.hens.cards import BREEDS
 
 # -- colours -----------------------------------------------------------------------------------
 
-BREED_COLOURS: Mapping[str, str] = {b.code: b.colour for b in BREEDS}
-"""Breed code -> its colour, read from the card table (CSS colour names plotly understands)."""
+
+@cache
+def _breed_colours() -> Mapping[str, str]:
+    # The card table lives in henkit.hens: importing it loads the whole card game, which the
+    # Henpen lessons' charts never need, so it is read on first use (BREED_COLOURS below).
+    from henkit.hens.cards import BREEDS
+
+    return {b.code: b.colour for b in BREEDS}
+
+
+def __getattr__(name: str) -> Any:
+    """`BREED_COLOURS`: breed code -> its colour, read from the card table on first use (CSS
+    colour names plotly understands)."""
+    if name == "BREED_COLOURS":
+        return _breed_colours()
+    raise AttributeError(f"module 'henkit.charts.style' has no attribute {name!r}")
+
 
 # One colour per die face, from the Okabe-Ito palette (readable by colour-blind students).
 FACE_COLOURS: Mapping[int, str] = dict(zip(
@@ -101,9 +116,10 @@ def face_colour(face: int) -> str:
 
 def breed_colour(code: str) -> str:
     """The colour of a breed (by code, e.g. 'Pa')."""
-    if not isinstance(code, str) or code not in BREED_COLOURS:
-        raise ValueError(f"no breed {code!r}; breeds are {', '.join(BREED_COLOURS)}")
-    return BREED_COLOURS[code]
+    colours = _breed_colours()
+    if not isinstance(code, str) or code not in colours:
+        raise ValueError(f"no breed {code!r}; breeds are {', '.join(colours)}")
+    return colours[code]
 
 
 def series_colour(i: int) -> str:
