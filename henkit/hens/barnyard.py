@@ -420,8 +420,7 @@ class Barnyard:
             front = self.open_mask()
         hen = self.hen
         n = NUMBER_OF[k]
-        ok = self.breeds[BREED_OF[k]] | self.nums[n - 1] | self.nums[n + 1]
-        bad = hen ^ (hen & ok)
+        bad = hen ^ (self.breeds[BREED_OF[k]] | self.nums[n - 1] | self.nums[n + 1])  # as below
         if bad:
             y = bad | bad << SPAN  # front less spread(bad), inline
             return front ^ (front & (y << 1 | y >> STRIDE))
@@ -441,10 +440,10 @@ class Barnyard:
             if type(k) is not Card:
                 k = _card_int(k)
             n = NUMBER_OF[k]
-            # The hens card k may not touch: neither its breed nor one number apart. (x ^ (x & y)
-            # is x & ~y without negative ints, which Python works out more slowly.)
-            ok = breeds[BREED_OF[k]] | nums[n - 1] | nums[n + 1]
-            bad = hen ^ (hen & ok)
+            # The hens card k may not touch: neither its breed nor one number apart. The masks
+            # of a breed and of a number hold hens only, so hen less them is hen ^ them (and x ^ y
+            # needs no negative int, which x & ~y would, and Python works out more slowly).
+            bad = hen ^ (breeds[BREED_OF[k]] | nums[n - 1] | nums[n + 1])
             if bad:
                 # front less spread(bad), inline: this runs for every card at every placement.
                 y = bad | bad << SPAN

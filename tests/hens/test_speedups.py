@@ -110,6 +110,9 @@ def test_hen_and_open_masks_are_the_placement_rules(seed, players):
     g = random_game(players, seed)
     for s in g.states[::9] + [g.state]:
         for y in s.barnyards:
+            # The masks take the hens of a breed or number away from all hens with ^: they
+            # hold hens only (and every hen is in one breed's and one number's mask).
+            assert sum(y.breeds) == sum(y.nums) == y.hen
             coop_cells = {c for c in VALID_CELLS if placement_problem(y, CARDS[0], c, True) is None}
             assert {CELL_OF[i] for i in bits_of(y.open_mask())} == coop_cells
             masks = y.hen_masks(CARDS)  # every card at once (the place phase's form)
