@@ -28,6 +28,8 @@ Grading (`QLearner.grade`) is exact, not simulated: the learned greedy policy be
 
 from __future__ import annotations
 
+import base64
+import zlib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -516,10 +518,15 @@ def learning_curve(
     *,
     learner: QLearner | None = None,
     seed: Any = 0,
+    cache: bool = True,
     **options: Any,
 ) -> list[Grade]:
     """Train for `episodes` turns, grading the learned play before training and after every
-    `every` turns: the list of grades. A new QLearner(seed=seed, **options) unless `learner`."""
+    `every` turns: the list of grades. A new QLearner(seed=seed, **options) unless `learner`.
+
+    cache: a fresh learner's curve is read from henkit's results cache when the same settings
+    were trained before by the same code (the learner then holds what training leaves), and
+    kept there otherwise; False always trains."""
     episodes = whole(episodes, "episodes", 0, MAX_EPISODES)
     every = whole(every, "every (turns between two grades)", 1, MAX_EPISODES)
     if learner is None:
@@ -528,6 +535,31 @@ def learning_curve(
         raise ValueError(f"learner must be a QLearner or None, not {type(learner).__name__}")
     elif options:
         raise ValueError(f"give options ({', '.join(sorted(options))}) or a learner, not both")
+    cache = check_flag(cache, "cache")
+    if not cache or learner.episodes:
+        return _curve(learner, episodes, every)
+    # A fresh learner's curve is a pure function of its settings, its starting table and its
+    # generator's state: kept in henkit's results cache (as tournaments are: see
+    # `henkit.tournament_cache`, HENKIT_CACHE=off turns it off), so a class's kernels replay a
+    # lesson's training once, not once each. Read back, the learner holds what training leaves
+    # (table, visits, the generator's state): training on from there goes as after a real run.
+    from henkit import tournament_cache
+
+    key = _curve_key(learner, episodes, every)
+    if key is None:
+        return _curve(learner, episodes, every)
+    with tournament_cache.hold(key):
+        tables: list[np.ndarray] = []
+        rows = tournament_cache.load(key, _row_checker(learner, tables))
+        if len(rows) == 2:
+            return _restore(learner, tables, rows[1], episodes)
+        grades = _curve(learner, episodes, every)
+        tournament_cache.store(key, _rows(learner, grades))
+    return grades
+
+
+def _curve(learner: QLearner, episodes: int, every: int) -> list[Grade]:
+    """Train and grade (see `learning_curve`), with no cache."""
     grades = [learner.grade()]
     done = 0
     while done < episodes:
@@ -537,3 +569,76 @@ def learning_curve(
         grades.append(learner.grade())
     return grades
 
+
+_TABLES = ("q_stop", "q_roll", "q_take", "node_visits", "pair_visits")
+"""The learner's arrays that training changes, in the order the cache keeps them."""
+_GRADE_FIELDS = ("episodes", "agreement", "agreement_seen", "agreement_weighted", "value",
+                 "optimum")
+
+
+def _curve_key(learner: QLearner, episodes: int, every: int) -> dict[str, Any] | None:
+    """The cache key of a fresh learner's curve: every setting and its whole starting state
+    (tables digested); None when the generator's state cannot be written as JSON."""
+    import hashlib
+    import json
+
+    state = learner.rng.bit_generator.state
+    try:
+        start = json.dumps({
+            "reward": [str(v) for v in (*learner.reward.stop_value, learner.reward.fail_value)],
+            "rules": learner.rules.to_dict(), "rng": state,
+            "learning_rate": repr(learner.learning_rate), "exploration": repr(learner.exploration),
+            "batch": learner.batch}, sort_keys=True)
+    except (TypeError, ValueError):
+        return None
+    digest = hashlib.sha256(start.encode())
+    for name in _TABLES:
+        array = np.ascontiguousarray(getattr(learner, name))
+        digest.update(f"{name} {array.dtype} {array.shape}".encode())
+        digest.update(array.tobytes())
+    return {"what": "henpen.learning_curve", "episodes": episodes, "every": every,
+            "start": digest.hexdigest()}
+
+
+def _rows(learner: QLearner, grades: list[Grade]) -> list[list[Any]]:
+    """[tables, [generator state, grades]] as the cache keeps them. Each table is its exact
+    bytes, compressed, as text (JSON holds no bytes): a third of its numbers written out."""
+    tables = [base64.b64encode(zlib.compress(np.ascontiguousarray(getattr(learner, name))
+                                             .tobytes())).decode() for name in _TABLES]
+    return [tables, [learner.rng.bit_generator.state,
+                     [[getattr(g, f) for f in _GRADE_FIELDS] for g in grades]]]
+
+
+def _row_checker(learner: QLearner, tables: list[np.ndarray]) -> Any:
+    """The check `tournament_cache.load` runs on each row (a row that fails it is a damaged
+    entry, removed): the tables must decode to this learner's shapes (put in `tables`), the
+    generator's state must fit its kind, the grades must be grades."""
+
+    def check(g: int, row: Any) -> bool:
+        try:
+            if g == 0:
+                tables.clear()
+                for name, text in zip(_TABLES, row, strict=True):
+                    old = getattr(learner, name)
+                    data = zlib.decompress(base64.b64decode(text, validate=True))
+                    tables.append(np.frombuffer(data, dtype=old.dtype).reshape(old.shape).copy())
+                return True
+            state, grades = row
+            type(learner.rng.bit_generator)().state = state
+            return g == 1 and all(Grade(**dict(zip(_GRADE_FIELDS, x, strict=True)))
+                                  for x in grades)
+        except (ValueError, TypeError, KeyError, AttributeError, zlib.error):
+            return False
+
+    return check
+
+
+def _restore(learner: QLearner, tables: list[np.ndarray], row: list[Any],
+             episodes: int) -> list[Grade]:
+    """Put a cached curve's end state (checked by `_row_checker`) into `learner`; its grades."""
+    state, grades = row
+    for name, array in zip(_TABLES, tables, strict=True):
+        setattr(learner, name, array)
+    learner.rng.bit_generator.state = state
+    learner.episodes += episodes
+    return [Grade(**dict(zip(_GRADE_FIELDS, g, strict=True))) for g in grades]
