@@ -8,9 +8,11 @@ solve includes its float solve, which guides it), each given 60 s of CPU time; t
 k solved within it. A solve that would pass its position limit, set from the rate measured at
 smaller k, is reported as not solved rather than run, with the endgame's size when counted.
 CPU time, not wall time: the solve runs in one thread, and on a machine shared with other jobs
-wall time measures the other jobs too (both are given). Then the win-optimal bot against the expected-worms
-bot from such endgames, each endgame played with both seatings: the win bot's share of the
-points (a draw counts half) with its 95 % Wilson interval.
+wall time measures the other jobs too (both are given); the notes also count the float turn
+solves (each shared by the positions whose turns have its shape), which the load leaves alone.
+Then the win-optimal bot against the expected-worms bot from such endgames, each endgame played
+with both seatings: the win bot's share of the points (a draw counts half) with its 95 % Wilson
+interval.
 """
 
 from __future__ import annotations
@@ -52,6 +54,8 @@ def _limit(rate: float | None) -> int:
 def _solve(state: State, exact: bool, rate: float | None) -> tuple[int, float | None, float]:
     # (positions, CPU seconds, wall seconds), CPU seconds None when the solve would not fit in
     # the budget; positions -1 when not even counted (more than the limit, said in `_size`).
+    # The float turn solves it made go in `_turn_solves` (a measure the machine's load leaves
+    # alone).
     eg.cache_clear()
     try:
         n = eg.positions(state, limit=_limit(rate))
@@ -63,9 +67,14 @@ def _solve(state: State, exact: bool, rate: float | None) -> tuple[int, float | 
     eg.cache_clear()
     t0, w0 = time.process_time(), time.perf_counter()
     eg.win_chance(state, exact=exact, limit=n)
-    return n, time.process_time() - t0, time.perf_counter() - w0
+    cpu, wall = time.process_time() - t0, time.perf_counter() - w0
+    _turn_solves[0] = eg.cache_info().turn_solves
+    return n, cpu, wall
 
 
+_turn_solves = [0]
+"""The float turn solves of the last solve (each shared by the positions whose turns have its
+shape)."""
 _size = [""]
 """What the solver said of the size of the last endgame over its limit."""
 
@@ -126,8 +135,8 @@ def run() -> list[Result]:
                 largest = k
             out.append(Result(f"henpen endgame {mode}: k={k} servings left, solve", seconds, "s",
                               BUDGET if k <= target_k else None, higher_is_better=False,
-                              note=f"{n:,} positions, {rate:,.0f} positions/s (CPU), wall "
-                                   f"{wall:.1f} s; grill "
+                              note=f"{n:,} positions, {_turn_solves[0]:,} float turn solves, "
+                                   f"{rate:,.0f} positions/s (CPU), wall {wall:.1f} s; grill "
                                    f"{list(state.grill)}, stacks {[list(s) for s in state.stacks]}"))
             if seconds > BUDGET:
                 break

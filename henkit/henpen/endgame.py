@@ -77,10 +77,12 @@ _COUNT_CAP = 10
 
 
 class CacheInfo(NamedTuple):
-    """How many positions are memoised: float values, exact values."""
+    """How many positions are memoised (float values, exact values), and how many float turn
+    solves, each shared by the positions whose turns have its shape (`_shared_turn_value`)."""
 
     float_positions: int
     exact_positions: int
+    turn_solves: int = 0
 
 
 @dataclass(frozen=True)
@@ -101,8 +103,10 @@ _EXACT: dict[Rules, dict[Key, Fraction]] = {}
 
 
 def cache_info() -> CacheInfo:
-    """How many positions are memoised (all rules together), in floats and exactly."""
-    return CacheInfo(sum(map(len, _FLOAT.values())), sum(map(len, _EXACT.values())))
+    """How many positions are memoised (all rules together), in floats and exactly, and how
+    many float turn solves they share."""
+    return CacheInfo(sum(map(len, _FLOAT.values())), sum(map(len, _EXACT.values())),
+                     sum(map(len, _SHARED.values())))
 
 
 def cache_clear() -> None:

@@ -479,11 +479,12 @@ def test_exact_advice_is_fractions() -> None:
 
 def test_cache_reports_its_size() -> None:
     eg.cache_clear()
-    assert eg.cache_info() == (0, 0)
+    assert eg.cache_info() == (0, 0, 0)
     s = _position(SMALL, [9], [10], [12])
     eg.win_chance(s)
     n = eg.positions(s)
     assert eg.cache_info().float_positions >= n > 1
+    assert 0 < eg.cache_info().turn_solves
     eg.win_chance(s, exact=True)
     assert eg.cache_info().exact_positions >= n
 
