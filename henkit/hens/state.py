@@ -446,10 +446,15 @@ class State:
             return s
         n = self._setup.players
         piles = self.discards
-        why = pile_problem(source, self.player, n, self.round,
-                           len(piles[source]) if type(source) is int and 0 <= source < n else 0)
-        if why:
-            raise ValueError(why)
+        # The table of `pile_problem` first (a seat it allows, holding a card, may be drawn);
+        # the rule itself for anything else, to say why not.
+        if not (source in _PILE_SOURCES[n][self.player][self.round == 1][False]
+                and piles[source]):
+            why = pile_problem(source, self.player, n, self.round,
+                               len(piles[source]) if type(source) is int and 0 <= source < n
+                               else 0)
+            if why:
+                raise ValueError(why)
         pile = piles[source]
         top = pile[-1]
         if action.card is not None and action.card != top:
@@ -535,7 +540,7 @@ class State:
                 s._seen_held(p, k)
         elif not coop and k in self.known_in_hand_or_coops[p]:
             s._seen_held(p, k)
-        if must_discard(len(hand) - 1):
+        if _MUST_DISCARD[len(hand) - 1]:
             s.phase = DISCARD
         else:
             s._end_turn()
@@ -573,7 +578,7 @@ class State:
             s.known_in_hand = _set(self.known_in_hand, p, _known_after_seen(known, k))
         elif k in self.known_in_hand_or_coops[p]:
             s._seen_held(p, k)
-        if must_discard(len(hand) - 1):
+        if _MUST_DISCARD[len(hand) - 1]:
             return s
         s._end_turn()
         return s
@@ -851,6 +856,11 @@ def must_discard(held: int) -> bool:
     if type(held) is not int:
         held = whole(held, "held (how many cards the player holds)", 0)
     return held > HAND_SIZE
+
+
+_MUST_DISCARD = tuple(must_discard(held) for held in range(ROUNDS * 6 + 1))
+"""A speed layer: `must_discard(held)` for every hand size a game can see (at most the whole
+deck), looked up after each placement and discard for less than a call costs."""
 
 
 # ----- the draw rule -----

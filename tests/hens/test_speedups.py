@@ -161,6 +161,31 @@ def test_the_draw_sources_table_is_the_pile_rule():
                     assert (player in seats, bool(seats)) == (False, not first)
 
 
+def test_the_discard_table_is_the_discard_rule():
+    from henkit.hens.state import _MUST_DISCARD, must_discard
+
+    assert _MUST_DISCARD == tuple(must_discard(held) for held in range(len(_MUST_DISCARD)))
+    assert len(_MUST_DISCARD) > 12 * 6  # every hand size up to the whole deck
+
+
+@settings(max_examples=10, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_a_pile_draw_is_allowed_exactly_when_the_pile_rule_allows_it(seed, players):
+    # `apply` checks a pile draw against the table of `pile_problem` first: every seat, at
+    # every draw of a game, is refused with the rule's own words exactly when the rule says no.
+    g = random_game(players, seed)
+    for s in [s for s in g.states if s.phase == "draw"][::3]:
+        for q in range(DECK, players + 1):  # the deck, every seat, and a seat too many
+            why = s.pile_problem(q) if q != DECK else None
+            move = Draw(q, s.discards[q][-1] if why is None and q != DECK else None)
+            try:
+                s.apply(move)
+            except ValueError as e:
+                assert why is not None and str(e) == why or q == DECK and not s.deck
+            else:
+                assert why is None and (q != DECK or s.deck)
+
+
 @settings(max_examples=200, deadline=None)
 @given(m=st.integers(min_value=0, max_value=2**60))
 def test_spread_is_the_four_shifts(m):
