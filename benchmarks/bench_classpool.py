@@ -71,7 +71,7 @@ def class_records(n: int, seed: int = 0, students: int = STUDENTS) -> list[Recor
             out.append(TurnRecord("student", total, None, int(rng.integers(21, total + 1)),
                                   page=page, seq=seq))
         else:
-            out.append(DrawRecord("deck", CARDS[int(rng.integers(len(CARDS)))].code,
+            out.append(DrawRecord("deck", CARDS[int(rng.integers(len(CARDS)))].code, 2,
                                   page=page, seq=seq))
     return out
 

@@ -17,7 +17,7 @@ Schema (the same in SQLite and PostgreSQL, `schema_sql`):
   |                         | taken)                          |                  |                 |
   | henkit_roll_busts       | session, dice, n_taken, bust    | rolls            | bust_tallies    |
   | henkit_turn_endings     | session, who, failure, total    | turns            | turn_endings    |
-  | henkit_card_draws       | session, source, card           | draws            | draw_tallies    |
+  | henkit_card_draws       | session, source, players, card  | draws            | draw_tallies    |
   | henkit_barnyards        | session, who, total             | barnyards        | summary         |
   | (unique)                | page, seq                       | all              | exactly once    |
   | henkit_sessions_started | started, id (henkit_sessions)   | all sessions     | current session |
@@ -33,7 +33,8 @@ Schema (the same in SQLite and PostgreSQL, `schema_sql`):
   reads them in one statement, one primary-key range: its cost does not grow with the records
   (the tests check that the tallies always equal the aggregates over the records).
 - Times are whole microseconds since 1970 (UTC); `taken` is a bit mask of the faces taken (bit
-  face-1) beside its size `n_taken`; `bust` is 0 or 1; a draw's `source` is -1 for the deck.
+  face-1) beside its size `n_taken`; `bust` is 0 or 1; a draw's `source` is -1 for the deck,
+  its `players` the game's player count (NULL in a store made before schema 3 kept it).
 
 A record whose `(page, seq)` is already stored is not written again (ON CONFLICT DO NOTHING):
 a recorder that cannot tell whether its last write arrived sends it again, and the store keeps
@@ -75,7 +76,7 @@ DECK_SOURCE = -1
 """How the records table writes a draw from the deck in its `source` column."""
 
 COLUMNS = ("kind", "session", "page", "seq", "time", "dice", *COUNT_COLUMNS, "taken", "n_taken",
-           "bust", "who", "total", "failure", "serving", "source", "card", "lines")
+           "bust", "who", "total", "failure", "serving", "source", "card", "lines", "players")
 """The columns of henkit_records besides its `id` (the order records were written)."""
 
 
@@ -156,7 +157,8 @@ class Board:
     - `busts`: (dice rolled, faces taken before) -> (busts, rolls);
     - `endings`: (who, ending) -> turns; an ending is the total of a turn that took a serving,
       else its failure reason;
-    - `draws`: ("deck" or "pile", card code) -> draws.
+    - `draws`: ("deck" or "pile", card code, the game's player count or None when the store
+      did not record it) -> draws.
     """
 
     session: str | None = None
@@ -165,7 +167,7 @@ class Board:
     first_rolls: dict[tuple[int, int], int] = field(default_factory=dict)
     busts: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     endings: dict[tuple[str, int | str], int] = field(default_factory=dict)
-    draws: dict[tuple[str, str], int] = field(default_factory=dict)
+    draws: dict[tuple[str, str, int | None], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.session is not None:
@@ -230,7 +232,7 @@ def record_values(record: Record, session: str | None, time_us: int) -> tuple[An
                    serving=record.serving)
     elif isinstance(record, DrawRecord):
         row.update(source=DECK_SOURCE if record.source == DECK else record.source,
-                   card=record.card)
+                   card=record.card, players=record.players)
     elif isinstance(record, BarnyardRecord):
         row.update(who=record.who, total=record.total, lines=json.dumps(record.lines))
     return tuple(row[c] for c in COLUMNS)
@@ -261,7 +263,7 @@ def _record_from_row(row: dict[str, Any]) -> Record:
         return TurnRecord(row["who"], row["total"], row["failure"], row["serving"], **stamps)
     if kind == "draw":
         source = DECK if row["source"] == DECK_SOURCE else row["source"]
-        return DrawRecord(source, row["card"], **stamps)
+        return DrawRecord(source, row["card"], row["players"], **stamps)
     return BarnyardRecord(row["who"], json.loads(row["lines"]), row["total"], **stamps)
 
 
@@ -283,7 +285,7 @@ def schema_sql(id_column: str) -> tuple[str, ...]:
         " fives INTEGER, worms INTEGER, taken INTEGER, n_taken INTEGER,"
         " bust INTEGER CHECK (bust IN (0, 1)),"
         " who TEXT, total INTEGER, failure TEXT, serving INTEGER, source INTEGER, card TEXT,"
-        " lines TEXT,"
+        " lines TEXT, players INTEGER CHECK (players BETWEEN 2 AND 4),"
         " UNIQUE (page, seq))"),
         ("CREATE INDEX IF NOT EXISTS henkit_records_session"
         " ON henkit_records (session, page, kind)"),
@@ -296,11 +298,19 @@ def schema_sql(id_column: str) -> tuple[str, ...]:
         ("CREATE INDEX IF NOT EXISTS henkit_turn_endings"
         " ON henkit_records (session, who, failure, total, kind) WHERE kind = 'turn'"),
         ("CREATE INDEX IF NOT EXISTS henkit_card_draws"
-        " ON henkit_records (session, source, card, kind) WHERE kind = 'draw'"),
+        " ON henkit_records (session, source, players, card, kind) WHERE kind = 'draw'"),
         ("CREATE INDEX IF NOT EXISTS henkit_barnyards"
         " ON henkit_records (session, who, total, kind) WHERE kind = 'barnyard'"),
     )
 
+
+ADD_PLAYERS_SQL = (
+    "ALTER TABLE henkit_records ADD COLUMN players INTEGER CHECK (players BETWEEN 2 AND 4)",
+    "DROP INDEX IF EXISTS henkit_card_draws",
+)
+"""Schema 3 on a store made before it: draws keep their game's player count (the old rows keep
+NULL: not recorded), and the draws' index covers it; `schema_sql` then makes the index again.
+The tallies need nothing: an old draw's counter has the key a draw without a count gets."""
 
 CURRENT_SESSION_SQL = "SELECT id, started FROM henkit_sessions ORDER BY started DESC, id DESC LIMIT 1"
 
@@ -337,9 +347,9 @@ AGGREGATES: dict[str, str] = {
         f" FROM henkit_records WHERE kind = 'turn' AND session = {_SESSION}"
         " GROUP BY who, failure, total",
     "draw_tallies":
-        f"SELECT 'draw', source, {_I}, card, {_T}, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
+        f"SELECT 'draw', source, players, card, {_T}, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
         f" FROM henkit_records WHERE kind = 'draw' AND session = {_SESSION}"
-        " GROUP BY source, card",
+        " GROUP BY source, players, card",
     "summary":
         f"SELECT 'summary', {_I}, {_I}, {_SESSION}, {_T}, ({_PAGES}),"
         + ", ".join(f"(SELECT count(*) FROM henkit_records WHERE kind = '{kind}'"
@@ -363,7 +373,7 @@ TALLIES: tuple[tuple[str, str, str, str, str, str | None, str], ...] = (
     ("first", "{r}dice", "{r}worms", "''", "''", None, "{r}kind = 'roll' AND {r}taken = 0"),
     ("bust", "{r}dice", "{r}n_taken", "''", "''", "{r}bust", "{r}kind = 'roll'"),
     ("turn", "{r}total", "-9", "{r}who", "COALESCE({r}failure, '')", None, "{r}kind = 'turn'"),
-    ("draw", "{r}source", "-9", "{r}card", "''", None, "{r}kind = 'draw'"),
+    ("draw", "{r}source", "COALESCE({r}players, -9)", "{r}card", "''", None, "{r}kind = 'draw'"),
 )
 _TALLY_KEY = "session, part, i1, i2, t1, t2"
 
@@ -458,7 +468,7 @@ def _fill_board(board: Board, rows: Iterable[Sequence[Any]]) -> None:
             key = (t1, i1 if t2 is None else t2)
             board.endings[key] = board.endings.get(key, 0) + n1
         elif part == "draw":
-            key = (DECK if i1 == DECK_SOURCE else "pile", t1)
+            key = (DECK if i1 == DECK_SOURCE else "pile", t1, None if i2 is None else int(i2))
             board.draws[key] = board.draws.get(key, 0) + n1
         elif part == "summary":
             # int(): a driver may hand counts back as its own number types.
@@ -524,8 +534,8 @@ class ClassStore(ABC):
         """Finished turns by (who, ending) -> how many; an ending is a total or a failure."""
         return self.aggregate("turn_endings", session).endings
 
-    def draw_tallies(self, session: str | None = None) -> dict[tuple[str, str], int]:
-        """Hens draws by ("deck" or "pile", card code) -> how many."""
+    def draw_tallies(self, session: str | None = None) -> dict[tuple[str, str, int | None], int]:
+        """Hens draws by ("deck" or "pile", card code, the game's player count) -> how many."""
         return self.aggregate("draw_tallies", session).draws
 
     def summary(self, session: str | None = None) -> Summary:

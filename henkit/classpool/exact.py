@@ -535,21 +535,44 @@ def ending_comparisons(board: Board, rules: Rules | None = None,
     return out
 
 
-def draw_comparison(board: Board, players: int = 2) -> Comparison:
-    """Cards off the deck by breed, pooled, beside the breed's exact chance in a `players`-player
-    deck (`deck_breed_law`); draws from the players' piles are not chance draws and are left out."""
+def draw_comparison(board: Board, players: int | None = None) -> Comparison:
+    """Cards off the deck by breed, pooled, beside their exact chance: each draw's in the deck of
+    its own game (`deck_breed_law` of its player count), so the pooled law is those decks mixed
+    as the draws came; with `players`, only the draws of games of that many players. Draws from
+    the players' piles are not chance draws, and draws a store kept without their player count
+    cannot be given a law: both are left out (the note says how many of the latter)."""
     _board(board)
-    law = deck_breed_law(players)
-    codes = tuple(law)
+    if players is not None:
+        players = check_players(players)
+    codes = tuple(b.code for b in BREEDS)
     counts = dict.fromkeys(codes, 0)
-    for (source, code), n in board.draws.items():
-        if source == DECK:
-            counts[card(code).breed.code] += n
-    note = (f"each card off the deck is one card of the shuffled deck ({players} players"
-            + (", breeds taken out at random" if players < 4 else "")
-            + "): the count of a breed among m cards is hypergeometric")
-    return Comparison(f"breeds of cards drawn from the deck ({players}-player deck)", codes,
-                      tuple(counts[c] for c in codes), tuple(law[c] for c in codes), note)
+    games: dict[int, int] = {}  # player count -> deck draws
+    unknown = 0
+    for (source, code, n_players), n in board.draws.items():
+        if source != DECK or (players is not None and n_players != players):
+            continue
+        if n_players is None:
+            unknown += n
+            continue
+        counts[card(code).breed.code] += n
+        games[n_players] = games.get(n_players, 0) + n
+    total = sum(games.values())
+    exact = dict.fromkeys(codes, Fraction(0))
+    for p, n in games.items():
+        for code, chance in deck_breed_law(p).items():
+            exact[code] += Fraction(n, total) * chance
+    decks = sorted(games) if players is None else [players]
+    which = (" and ".join(map(str, decks)) + "-player games") if decks else "no draws yet"
+    note = ("each card off the deck is one card of its game's shuffled deck (with 2 or 3 "
+            "players the rules take breeds out at random): the count of a breed among m cards "
+            "is hypergeometric")
+    if len(games) > 1:
+        mix = ", ".join(f"{games[p]} from {p}-player games" for p in sorted(games))
+        note += f"; the exact shares mix the decks as the draws came ({mix})"
+    if unknown:
+        note += f"; {unknown} draws kept without their game's player count are left out"
+    return Comparison(f"breeds of cards drawn from the deck ({which})", codes,
+                      tuple(counts[c] for c in codes), tuple(exact[c] for c in codes), note)
 
 
 def _board(board: object) -> None:

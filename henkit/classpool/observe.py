@@ -117,9 +117,10 @@ def hens_records(before: HensState, step: Step, after: HensState,
     out: list[Record] = []
     action = step.action
     if step.player == CHANCE:
-        out.append(DrawRecord(DECK, str(action)))
+        out.append(DrawRecord(DECK, str(action), before.players))
     elif type(action) is Draw and action.source != HENS_DECK:
-        out.append(DrawRecord(action.source, str(before.discards[action.source][-1])))
+        out.append(DrawRecord(action.source, str(before.discards[action.source][-1]),
+                              before.players))
     if after.is_over and not before.is_over:
         out.extend(BarnyardRecord.from_score(sheet, who(p))
                    for p, sheet in enumerate(after.score_sheets()))

@@ -15,6 +15,7 @@ from typing import Any
 
 from henkit.checks import whole
 from henkit.classpool.base import (
+    ADD_PLAYERS_SQL,
     TALLIES_TABLE,
     TALLY_STATEMENTS,
     SQLStore,
@@ -31,6 +32,9 @@ TALLY_TRIGGER = (
      " FOR EACH ROW EXECUTE FUNCTION henkit_tally()"),
 )
 """The trigger that keeps the board's tallies (PostgreSQL 14 or later)."""
+PLAYERS_READY = ("SELECT count(*) > 0 FROM information_schema.columns WHERE table_schema ="
+                 " current_schema() AND table_name = 'henkit_records' AND column_name = 'players'")
+"""Whether the store has schema 3 (draws keep their game's player count): made last."""
 
 
 def hide_password(url: str) -> str:
@@ -69,12 +73,15 @@ class PostgresStore(SQLStore):
         self.driver_errors = (psycopg.Error,)
         conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
         try:
-            # The tallies came last (with their trigger, in the same transaction).
-            ready = conn.execute("SELECT to_regclass('henkit_tallies') IS NOT NULL").fetchone()
-            if not ready[0]:
+            # The draws' player count came last (schema 3, with the trigger that tallies it).
+            if not conn.execute(PLAYERS_READY).fetchone()[0]:
                 with conn.transaction():
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
                     cur = conn.cursor()
+                    cur.execute("SELECT to_regclass('henkit_records') IS NOT NULL")
+                    if cur.fetchone()[0] and not cur.execute(PLAYERS_READY).fetchone()[0]:
+                        for statement in ADD_PLAYERS_SQL:  # a store made before schema 3
+                            cur.execute(statement)
                     for statement in (*schema_sql(
                             "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
                             TALLIES_TABLE, *TALLY_TRIGGER):

@@ -42,6 +42,7 @@ from henkit.henpen.dice import (
 from henkit.henpen.rules import is_bust, turn_ends_by_itself
 from henkit.henpen.state import FAILURES
 from henkit.hens.cards import card as hens_card
+from henkit.hens.rules import check_players
 from henkit.hens.scoring import STEPS
 
 PAGE_ID = re.compile(r"[0-9a-f]{16}")
@@ -62,8 +63,10 @@ KINDS = ("roll", "turn", "draw", "barnyard")
 COUNT_COLUMNS = ("ones", "twos", "threes", "fours", "fives", "worms")
 """How many dice of a roll show each face, in face order (1..5, worm)."""
 CSV_COLUMNS = ("kind", "session", "page", "seq", "time", "dice", *COUNT_COLUMNS, "taken", "bust",
-               "who", "total", "failure", "serving", "source", "card", "lines")
+               "who", "total", "failure", "serving", "source", "card", "lines", "players")
 """The CSV columns, the same for every kind (empty where a kind has nothing to say)."""
+OLD_CSV_COLUMNS = CSV_COLUMNS[:-1]
+"""The CSV columns before draws recorded their game's player count (read as None)."""
 
 
 def new_page_id() -> str:
@@ -246,12 +249,16 @@ class TurnRecord(Record):
 
 @dataclass(frozen=True)
 class DrawRecord(Record):
-    """A Hens draw: from the deck (`source="deck"`) or a player's pile (their seat, 0-3), and the
-    card drawn (a code like "Pa3", or a card of `henkit.hens.cards`)."""
+    """A Hens draw: from the deck (`source="deck"`) or a player's pile (their seat, 0-3), the
+    card drawn (a code like "Pa3", or a card of `henkit.hens.cards`), and how many players the
+    game has (2-4: the rules take breeds out of a 2- or 3-player deck, so the chance of drawing
+    a breed depends on it). `players` is None only for a draw a store kept before it recorded
+    the player count."""
 
     kind: ClassVar[str] = "draw"
     source: str | int
     card: str
+    players: int | None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -263,9 +270,15 @@ class DrawRecord(Record):
                 "it is, 0 is player 1)", 0, MAX_SEAT))
         # The engine's own card table says which cards exist; the record keeps the code.
         object.__setattr__(self, "card", hens_card(self.card).code)
+        if self.players is not None:
+            object.__setattr__(self, "players", check_players(self.players))
+        if self.source != DECK and self.players is not None and self.source >= self.players:
+            raise ValueError(f"a {self.players}-player game has seats 0 to {self.players - 1}: "
+                             f"no pile of seat {self.source} to draw from")
 
     def _fields_row(self) -> dict[str, str]:
-        return {"source": str(self.source), "card": self.card}
+        return {"source": str(self.source), "card": self.card,
+                "players": "" if self.players is None else str(self.players)}
 
 
 def _score_line(line: object) -> tuple[str, int]:
@@ -391,7 +404,7 @@ def record_from_row(row: Mapping[str, str]) -> Record:
         source = row.get("source")
         return DrawRecord(DECK if isinstance(source, str) and source == DECK
                           else _int(row, "source"), row.get("card"),
-                          **stamps)
+                          _int(row, "players") if row.get("players") else None, **stamps)
     try:
         lines = json.loads(row.get("lines") or "")
     except (TypeError, ValueError):
@@ -425,7 +438,7 @@ def read_csv(file: TextIO) -> Iterator[Record]:
         raise ValueError(f"file must be a text file open for reading, not {file!r}"[:300])
     try:
         reader = csv.DictReader(file)
-        if tuple(reader.fieldnames or ()) != CSV_COLUMNS:
+        if tuple(reader.fieldnames or ()) not in (CSV_COLUMNS, OLD_CSV_COLUMNS):
             raise ValueError(f"a class pool CSV has the columns {', '.join(CSV_COLUMNS)}, not "
                              f"{', '.join(map(str, reader.fieldnames or ())) or 'none'}"[:300])
         for row in reader:

@@ -19,6 +19,7 @@ from typing import Any
 import numpy as np
 
 from henkit.classpool.base import (
+    ADD_PLAYERS_SQL,
     AGGREGATES,
     BOARD_SQL,
     RECORDS_BOARD_SQL,
@@ -29,9 +30,10 @@ from henkit.classpool.base import (
     schema_sql,
 )
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 """The schema this henkit writes (SQLite's `PRAGMA user_version`): 2 added the board's tallies
-(a store of schema 1 gets them, filled from its records, when first opened)."""
+(a store of schema 1 gets them, filled from its records, when first opened), 3 each draw's
+player count (`ADD_PLAYERS_SQL`)."""
 TALLY_TRIGGER = ("CREATE TRIGGER IF NOT EXISTS henkit_tally AFTER INSERT ON henkit_records BEGIN "
                  + "; ".join(TALLY_STATEMENTS) + "; END")
 
@@ -75,6 +77,12 @@ class SQLiteStore(SQLStore):
             conn.execute("PRAGMA synchronous=NORMAL")
             if version < SCHEMA_VERSION:
                 with self._write(conn) as cur:
+                    columns = {row[1] for row in cur.execute(
+                        "PRAGMA table_info(henkit_records)").fetchall()}
+                    if columns and "players" not in columns:
+                        # A store made before schema 3: its trigger tallies draws the old way.
+                        for statement in (*ADD_PLAYERS_SQL, "DROP TRIGGER IF EXISTS henkit_tally"):
+                            cur.execute(statement)
                     for statement in (*schema_sql("id INTEGER PRIMARY KEY"), TALLIES_TABLE,
                                       TALLY_TRIGGER):
                         cur.execute(statement)

@@ -130,18 +130,19 @@ class ClassBoard(w.VBox):
 
     `store`: a ClassStore, a path or URL, or None (HENKIT_CLASS_DB / the data folder). `session`:
     a class session id, or None for the current one (a `henkit class new` moves the board to the
-    new session). `interval`: seconds between refreshes, 2 or more. `hens_players`: the player
-    count the deck draws are compared with (the Hens game widget's default is 2). `auto=False`
-    starts no refresher (call `refresh()`).
+    new session). `interval`: seconds between refreshes, 2 or more. `hens_players`: None (each
+    deck draw compared with the deck of its own game, 2 to 4 players), or a player count to show
+    only the draws of games of that many players. `auto=False` starts no refresher (call
+    `refresh()`).
     """
 
     def __init__(self, store: ClassStore | str | Path | None = None, session: str | None = None,
-                 interval: float = MIN_INTERVAL, *, hens_players: int = 2,
+                 interval: float = MIN_INTERVAL, *, hens_players: int | None = None,
                  auto: bool = True) -> None:
         self.interval = _interval(interval)
         if session is not None:
             check_session(session)
-        self.hens_players = check_players(hens_players)
+        self.hens_players = None if hens_players is None else check_players(hens_players)
         if not isinstance(auto, bool):
             raise ValueError(f"auto is True or False, not {auto!r}")
         self.store, self._owns_store = _store(store)

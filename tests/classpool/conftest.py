@@ -95,8 +95,11 @@ def random_record(rng: np.random.Generator, page: str | None = None,
         return TurnRecord(who, total, str(rng.choice(["bust", "no worm", "no serving"])), None,
                           **stamps)
     if kind == "draw":
-        source = "deck" if rng.random() < 0.7 else int(rng.integers(0, 4))
-        return DrawRecord(source, CARDS[int(rng.integers(len(CARDS)))].code, **stamps)
+        players = int(rng.integers(2, 5))
+        # One draw in ten kept without its player count, as a store made before schema 3 has.
+        source = "deck" if rng.random() < 0.7 else int(rng.integers(0, players))
+        return DrawRecord(source, CARDS[int(rng.integers(len(CARDS)))].code,
+                          None if rng.random() < 0.1 else players, **stamps)
     lines = tuple((s, int(rng.integers(-3, 12))) for s in STEPS if rng.random() < 0.8)
     return BarnyardRecord(str(rng.choice(["student", "greedy"])), lines,
                           sum(p for _, p in lines), **stamps)

@@ -39,12 +39,12 @@ WHEN = datetime(2025, 1, 14, 9, 30, tzinfo=UTC)
 
 ROLL = records.RollRecord(3, (1, 1, 1, 0, 0, 0), frozenset(), False, page=PAGE, seq=0)
 TURN = records.TurnRecord("student", 25, None, 25)
-DRAW = records.DrawRecord("deck", "Pa3")
+DRAW = records.DrawRecord("deck", "Pa3", 2)
 YARD = records.BarnyardRecord("greedy", (("largest group", 4),), 4)
 VALID_RECORD_ARGS: dict[type, list[Any]] = {
     records.RollRecord: [3, (1, 1, 1, 0, 0, 0), frozenset(), False],
     records.TurnRecord: ["student", 25, None, 25],
-    records.DrawRecord: ["deck", "Pa3"],
+    records.DrawRecord: ["deck", "Pa3", 2],
     records.BarnyardRecord: ["greedy", (("largest group", 4),), 4],
 }
 STAMPS = {"page": PAGE, "seq": 0, "session": SESSION, "time": WHEN}

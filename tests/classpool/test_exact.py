@@ -284,7 +284,8 @@ def test_comparisons_read_the_boards_counts() -> None:
     board = Board(first_rolls={(8, 0): 3, (8, 2): 1, (5, 1): 2},
                   busts={(3, 2): (1, 4), (8, 0): (0, 9)},
                   endings={("student", 25): 2, ("student", "bust"): 1, ("greedy", 21): 1},
-                  draws={("deck", "Pa3"): 2, ("deck", "Mo1"): 1, ("pile", "Pa4"): 7})
+                  draws={("deck", "Pa3", 4): 2, ("deck", "Mo1", 4): 1, ("pile", "Pa4", 4): 7,
+                         ("deck", "Se2", 2): 5})
     five, eight = first_roll_comparisons(board)
     assert five.counts == (0, 2, 0, 0, 0, 0) and five.exact == first_roll_law(5)
     assert eight.counts[:3] == (3, 0, 1) and eight.n == 4
@@ -300,9 +301,28 @@ def test_comparisons_read_the_boards_counts() -> None:
     draws = draw_comparison(board, players=4)
     assert dict(zip(draws.keys, draws.counts, strict=True)) == {
         "Pa": 2, "Wy": 0, "Se": 0, "Ba": 0, "Su": 0, "Fa": 0, "Ce": 0, "Mo": 1}
-    assert "hypergeometric" in draws.note
+    assert "hypergeometric" in draws.note and draws.exact == tuple(deck_breed_law(4).values())
     empty = first_roll_comparisons(Board())[0]
     assert empty.n == 0 and empty.distance is None and empty.shares == (0.0,) * 9
+
+
+def test_each_draw_is_compared_with_the_deck_of_its_own_game() -> None:
+    """Draws of 2- and 3-player games pooled: the exact shares are the two decks' laws mixed as
+    the draws came (not the 2-player deck's, which has no Se or Ba half the time); draws kept
+    without their player count are left out, and the note says how many."""
+    board = Board(draws={("deck", "Pa3", 2): 3, ("deck", "Ce1", 3): 1, ("deck", "Mo2", None): 4,
+                         ("pile", "Wy1", 3): 2})
+    both = draw_comparison(board)
+    two, three = deck_breed_law(2), deck_breed_law(3)
+    assert both.exact == tuple(Fraction(3, 4) * two[c] + Fraction(1, 4) * three[c]
+                               for c in both.keys)
+    assert sum(both.exact) == 1 and both.n == 4 and both.has_law
+    assert "2 and 3-player games" in both.title and "4 draws kept without" in both.note
+    only_three = draw_comparison(board, players=3)
+    assert only_three.n == 1 and only_three.exact == tuple(three.values())
+    assert two["Se"] != three["Se"]  # why the player count matters
+    nothing = draw_comparison(Board())
+    assert nothing.n == 0 and not nothing.has_law and "no draws yet" in nothing.title
 
 
 def test_bad_input_is_a_value_error() -> None:

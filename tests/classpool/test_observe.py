@@ -113,6 +113,7 @@ def test_hens_draws_and_barnyards_match_the_game(seed: int) -> None:
         elif isinstance(step.action, Draw) and step.action.source != DECK:
             expected.append((step.action.source, str(before.discards[step.action.source][-1])))
     assert [(r.source, r.card) for r in draws] == expected
+    assert {r.players for r in draws} == {game.state.players}  # the deck depends on it
     assert any(src != "deck" for src, _ in expected)  # the bots took from piles too
     # Every card that left the deck was recorded once: the deck's cards = the deck draws.
     start_deck = Counter(map(str, game.states[0].deck))

@@ -43,7 +43,7 @@ def test_a_recorder_stamps_its_page_and_numbers(store: ClassStore) -> None:
     rec = Recorder(store)
     for _ in range(3):
         rec.record(ROLL)
-    rec.record_many([DrawRecord("deck", "Pa3"), DrawRecord(1, "Ce6", page=rec.page)])
+    rec.record_many([DrawRecord("deck", "Pa3", 2), DrawRecord(1, "Ce6", 2, page=rec.page)])
     assert rec.online and rec.pending == 0 and rec.written == 5
     stored = list(store.records())
     assert [(r.page, r.seq) for r in stored] == [(rec.page, i) for i in range(5)]
@@ -51,7 +51,7 @@ def test_a_recorder_stamps_its_page_and_numbers(store: ClassStore) -> None:
     other = Recorder(store)
     assert other.page != rec.page
     with pytest.raises(ValueError, match="writes page"):
-        other.record(DrawRecord("deck", "Pa3", page=rec.page))
+        other.record(DrawRecord("deck", "Pa3", 2, page=rec.page))
     with pytest.raises(ValueError, match="RollRecord"):
         rec.record({"kind": "roll"})  # type: ignore[arg-type]
     with pytest.raises(ValueError):
@@ -70,7 +70,7 @@ def test_the_oldest_are_dropped_beyond_the_limit(tmp_path: Path) -> None:
     blocker.write_text("a file where the data folder should be")
     rec = Recorder(blocker / "class.sqlite3", limit=10, retry_interval=0)
     for i in range(25):
-        rec.record(DrawRecord("deck", i))
+        rec.record(DrawRecord("deck", i, 2))
     assert not rec.online and rec.pending == 10 and rec.dropped == 15
     blocker.unlink()
     assert rec.flush() and rec.online
@@ -242,7 +242,7 @@ def test_a_background_recorder_writes_everything(target: str) -> None:
     store = open_store(target)
     rec = Recorder(store, background=True)
     for i in range(200):
-        rec.record(DrawRecord("deck", i % 48))
+        rec.record(DrawRecord("deck", i % 48, 2))
     rec.close()
     assert rec.online and rec.pending == 0 and rec.written == 200
     assert seqs(store, rec.page) == dict.fromkeys(range(200), 1)

@@ -111,14 +111,30 @@ def test_turns_that_are_allowed() -> None:
 def test_a_card_that_does_not_exist_is_refused(args: tuple, words: str) -> None:
     """A draw names a card of the Hens deck and comes from the deck or a seat's pile."""
     with pytest.raises(ValueError, match=words):
+        DrawRecord(*args, 4)
+
+
+@pytest.mark.parametrize(("args", "words"), [
+    (("deck", "Pa3", 1), "2, 3 or 4 players"),
+    (("deck", "Pa3", 5), "2, 3 or 4 players"),
+    (("deck", "Pa3", "2"), "2, 3 or 4 players"),
+    ((2, "Pa3", 2), "seats 0 to 1"),
+    ((3, "Pa3", 3), "seats 0 to 2"),
+])
+def test_a_draw_names_its_games_player_count_and_a_seat_of_that_game(args: tuple,
+                                                                    words: str) -> None:
+    """A draw says how many play (2-4: the deck's breeds depend on it); a pile is a seat's."""
+    with pytest.raises(ValueError, match=words):
         DrawRecord(*args)
+    assert DrawRecord(1, "Pa3", np.int64(2)).players == 2
+    assert DrawRecord("deck", "Pa3", None).players is None  # kept before schema 3
 
 
 def test_draws_accept_codes_ints_and_cards() -> None:
     """A card given as code (any case), int or Card is kept as its code."""
-    assert DrawRecord("deck", "pa3").card == "Pa3"
-    assert DrawRecord(np.int64(2), CARDS[47]).card == CARDS[47].code
-    assert DrawRecord("deck", 0).card == CARDS[0].code
+    assert DrawRecord("deck", "pa3", 2).card == "Pa3"
+    assert DrawRecord(np.int64(2), CARDS[47], 3).card == CARDS[47].code
+    assert DrawRecord("deck", 0, 2).card == CARDS[0].code
 
 
 @pytest.mark.parametrize(("args", "words"), [
@@ -159,7 +175,7 @@ def test_a_barnyard_from_the_engine_score() -> None:
 def test_bad_stamps_are_refused(stamps: dict, words: str) -> None:
     """Pages are anonymous random ids; sessions have the store's id form; times know their zone."""
     with pytest.raises(ValueError, match=words):
-        DrawRecord("deck", "Pa3", **stamps)
+        DrawRecord("deck", "Pa3", 2, **stamps)
 
 
 def test_page_ids_are_anonymous_and_random() -> None:
@@ -186,8 +202,8 @@ def test_csv_reads_back_to_the_same_records() -> None:
                    time=time),
         TurnRecord("student", 25, None, 24, page=PAGE, seq=8),
         TurnRecord("greedy", 0, "bust", session=SESSION),
-        DrawRecord("deck", "Ce6", time=time),
-        DrawRecord(3, "Pa1"),
+        DrawRecord("deck", "Ce6", None, time=time),
+        DrawRecord(3, "Pa1", 4),
         BarnyardRecord("student", [("largest group", 5), ("medals", -2)], 3, page=PAGE),
         BarnyardRecord("lookahead", [], 0),
     ]
@@ -226,7 +242,7 @@ def test_a_csv_with_other_columns_is_refused() -> None:
        args=st.lists(junk(4), min_size=4, max_size=4), stamp=junk(2))
 def test_junk_makes_only_value_errors(kind: type[Record], args: list, stamp: object) -> None:
     """Any values for a record's fields and stamps: a record, or ValueError (nothing else)."""
-    fields = {RollRecord: 4, TurnRecord: 4, DrawRecord: 2, BarnyardRecord: 3}[kind]
+    fields = {RollRecord: 4, TurnRecord: 4, DrawRecord: 3, BarnyardRecord: 3}[kind]
     only_value_error(kind, *args[:fields])
     for name in ("page", "seq", "session", "time"):
         only_value_error(kind, *args[:fields], **{name: stamp})

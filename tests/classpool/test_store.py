@@ -8,6 +8,7 @@ import sqlite3
 import threading
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -28,7 +29,14 @@ from henkit.classpool import (
     open_store,
     read_csv,
 )
-from henkit.classpool.base import COLUMNS, RECORDS_BOARD_SQL, record_values, schema_sql
+from henkit.classpool.base import (
+    COLUMNS,
+    RECORDS_BOARD_SQL,
+    TALLIES_TABLE,
+    TALLY_STATEMENTS,
+    record_values,
+    schema_sql,
+)
 from henkit.classpool.records import record_from_row
 
 INDEXES = {
@@ -71,13 +79,13 @@ def test_bad_records_write_nothing(store: ClassStore) -> None:
         lambda: store.add({"kind": "roll", "dice": 8}),  # type: ignore[arg-type]
         lambda: store.add(record_from_row({"kind": "move"})),
         lambda: store.add(RollRecord(8, (1, 2, 0, 0, 3, 1), (), False, page=page)),
-        lambda: store.add(DrawRecord("deck", "Xx9", page=page)),
+        lambda: store.add(DrawRecord("deck", "Xx9", 2, page=page)),
         lambda: store.add(RollRecord(8, (1, 2, 0, 0, 3, 2), (), False)),
         lambda: store.add(TurnRecord("student", 3, "bust", page=page,
                                      session="20000101-000000-000000")),
         lambda: store.add_many([*good[1:], "roll"]),  # type: ignore[list-item]
-        lambda: store.add_many([*good[1:], DrawRecord("deck", "Pa1")]),
-        lambda: store.add_many([*good[1:], DrawRecord("deck", "Pa1", page=page,
+        lambda: store.add_many([*good[1:], DrawRecord("deck", "Pa1", 2)]),
+        lambda: store.add_many([*good[1:], DrawRecord("deck", "Pa1", 2, page=page,
                                                       session="20000101-000000-000000")]),
         lambda: store.add_many(good[1]),  # type: ignore[arg-type]
         lambda: store.add_many(None),  # type: ignore[arg-type]
@@ -93,7 +101,7 @@ def test_add_many_is_all_or_none(store: ClassStore, monkeypatch: pytest.MonkeyPa
     """A write failing part-way (the second of three statements of a big batch) leaves nothing;
     then the same batch goes through whole."""
     page = new_page_id()
-    batch = [DrawRecord("deck", "Pa3", page=page, seq=i) for i in range(1200)]
+    batch = [DrawRecord("deck", "Pa3", 2, page=page, seq=i) for i in range(1200)]
     insert, calls = type(store)._insert, []
 
     def failing_insert(self: ClassStore, cur: object, rows: list) -> int:
@@ -155,8 +163,8 @@ def test_a_second_store_object_sees_the_same_pool(target: str) -> None:
         assert a.current_session() == b.current_session()
         session = a.new_session()
         assert b.current_session() == session
-        b.add(DrawRecord("deck", "Ce6", page=new_page_id(), seq=0))
-        assert a.draw_tallies() == {("deck", "Ce6"): 1}
+        b.add(DrawRecord("deck", "Ce6", 2, page=new_page_id(), seq=0))
+        assert a.draw_tallies() == {("deck", "Ce6", 2): 1}
 
 
 def test_export_csv_reads_back_to_the_records(store: ClassStore, make_records: Callable) -> None:
@@ -195,7 +203,7 @@ def direct_board(records: list[Record]) -> dict[str, dict]:
         elif isinstance(r, TurnRecord):
             endings[r.who, r.ending] += 1
         elif isinstance(r, DrawRecord):
-            draws["deck" if r.source == "deck" else "pile", r.card] += 1
+            draws["deck" if r.source == "deck" else "pile", r.card, r.players] += 1
     kinds = Counter(type(r) for r in records)
     return {
         "roll_tallies": dict(first),
@@ -309,6 +317,70 @@ def test_a_store_made_before_the_tallies_gets_them_filled(tmp_path: Path,
     store.close()
 
 
+def schema_2_store(target: str, records: list[Record], session: str) -> None:
+    """Write `records` into a new pool at `target` as henkit wrote them before schema 3: no
+    `players` column (its index without it), the trigger tallying draws without it."""
+    old = [s.replace(" players INTEGER CHECK (players BETWEEN 2 AND 4),", "")
+           .replace("source, players, card", "source, card")
+           for s in schema_sql("id INTEGER PRIMARY KEY" if not target.startswith("postgres")
+                               else "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")]
+    trigger = "; ".join(t.replace("COALESCE(NEW.players, -9)", "-9") for t in TALLY_STATEMENTS)
+    assert all("players" not in x for x in (*old, trigger))
+    columns = COLUMNS[:-1]
+    assert COLUMNS[-1] == "players"
+    rows = [record_values(r, session, 2)[:-1] for r in records]
+    if target.startswith("postgres"):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            for statement in (*old, TALLIES_TABLE,
+                              ("CREATE FUNCTION henkit_tally() RETURNS trigger LANGUAGE plpgsql"
+                               f" AS $$ BEGIN {trigger}; RETURN NULL; END $$"),
+                              ("CREATE TRIGGER henkit_tally AFTER INSERT ON henkit_records"
+                               " FOR EACH ROW EXECUTE FUNCTION henkit_tally()")):
+                conn.execute(statement)
+            conn.execute("INSERT INTO henkit_sessions VALUES (%s, 1)", (session,))
+            with conn.cursor() as cur:
+                cur.executemany(f"INSERT INTO henkit_records ({', '.join(columns)}) VALUES "
+                                f"({', '.join('%s' for _ in columns)})", rows)
+        return
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    with sqlite3.connect(target) as conn:
+        for statement in (*old, TALLIES_TABLE,
+                          (f"CREATE TRIGGER henkit_tally AFTER INSERT ON henkit_records BEGIN "
+                           f"{trigger}; END")):
+            conn.execute(statement)
+        conn.execute("INSERT INTO henkit_sessions VALUES (?, 1)", (session,))
+        conn.executemany(f"INSERT INTO henkit_records ({', '.join(columns)}) VALUES "
+                         f"({', '.join('?' for _ in columns)})", rows)
+        conn.execute("PRAGMA user_version=2")
+    conn.close()
+
+
+def test_a_store_made_before_draws_kept_their_player_count_is_upgraded(
+        target: str, make_records: Callable) -> None:
+    """A pool of schema 2 opened by this henkit: its draws read back with no player count (not
+    recorded), new draws keep theirs, and the tallies still equal the records, old and new."""
+    session = "20260101-080000-abcdef"
+    old = make_records(600, seed=41, pages=5)
+    schema_2_store(target, old, session)
+    store = open_store(target)
+    try:
+        unknown = [replace(r, players=None) if isinstance(r, DrawRecord) else r for r in old]
+        assert [r.stamped(session=None, time=None) for r in store.records()] == unknown
+        new = make_records(300, seed=42, pages=3)
+        store.add_many(new)
+        assert store.board() == store._read_board(RECORDS_BOARD_SQL, None)
+        assert store.draw_tallies() == direct_board([*unknown, *new])["draw_tallies"]
+        assert any(k[2] is None for k in store.draw_tallies())
+        assert any(k[2] is not None for k in store.draw_tallies())
+    finally:
+        store.close()
+    again = open_store(target)  # opened again: nothing more to upgrade
+    assert again.board().summary.records == 900
+    again.close()
+
+
 def test_each_postgres_aggregate_can_read_its_index(postgres_server: object,
                                                     make_records: Callable) -> None:
     """PostgreSQL's plans (sequential scans off, as on a big table) read each aggregate's index:
@@ -339,7 +411,7 @@ def test_writes_from_threads_of_one_page(store: ClassStore) -> None:
 
     def write(page: str) -> None:
         for i in range(50):
-            store.add(DrawRecord("deck", "Pa3", page=page, seq=i))
+            store.add(DrawRecord("deck", "Pa3", 2, page=page, seq=i))
 
     threads = [threading.Thread(target=write, args=(p,)) for p in pages]
     for t in threads:

@@ -72,7 +72,7 @@ def test_counts_and_charts_follow_the_pool(store: CountingStore) -> None:
         write(store, a, [first_roll(1), first_roll(0),
                          RollRecord(2, (1, 1, 0, 0, 0, 0), frozenset({1, 2, 6}), True),
                          TurnRecord("student", 12, "bust")])
-        write(store, b, [first_roll(2), DrawRecord("deck", "Pa3"), DrawRecord(1, "Mo2")])
+        write(store, b, [first_roll(2), DrawRecord("deck", "Pa3", 2), DrawRecord(1, "Mo2", 2)])
         assert board.refresh() is True
         assert counts_of(board) == ("2 student pages · 4 rolls · 1 turn · 2 card draws · "
                                     "0 barnyards")
@@ -92,6 +92,24 @@ def test_counts_and_charts_follow_the_pool(store: CountingStore) -> None:
         board.close()
 
 
+def test_deck_draws_are_compared_with_the_deck_of_their_own_game(store: CountingStore) -> None:
+    """Lesson 6 plays 3-player Hens, lesson 5 2-player: the board pools both, each draw against
+    its own game's deck (the 2-player deck has no Se or Ba half the time)."""
+    write(store, new_page_id(), [DrawRecord("deck", "Se2", 3), DrawRecord("deck", "Pa3", 2)])
+    board, only_two = ClassBoard(store, auto=False), ClassBoard(store, auto=False, hens_players=2)
+    try:
+        board.refresh()
+        only_two.refresh()
+        title = figure_of(board.draw_out)["layout"]["title"]["text"]
+        assert "2 and 3-player games" in title
+        assert sum(figure_of(board.draw_out)["data"][0]["customdata"]) == 2
+        assert "2-player games" in figure_of(only_two.draw_out)["layout"]["title"]["text"]
+        assert sum(figure_of(only_two.draw_out)["data"][0]["customdata"]) == 1
+    finally:
+        board.close()
+        only_two.close()
+
+
 def test_one_board_query_per_refresh_and_never_a_record(store: CountingStore) -> None:
     board = ClassBoard(store, auto=False)
     try:
@@ -107,7 +125,7 @@ def test_one_board_query_per_refresh_and_never_a_record(store: CountingStore) ->
 def test_the_board_shows_counts_never_records(store: CountingStore) -> None:
     page = new_page_id()
     write(store, page, [first_roll(1), TurnRecord("student", 25, serving=25),
-                        DrawRecord("deck", "Ce6")])
+                        DrawRecord("deck", "Ce6", 2)])
     board = ClassBoard(store, auto=False)
     try:
         shown = json.dumps([board.header.value, board.counts.value, board.status.value,
