@@ -27,7 +27,7 @@ BOARD = Board(
     busts={(3, 2): (1, 4), (2, 5): (7, 10), (8, 0): (0, 18), (1, 1): (0, 0)},
     endings={("student", 25): 2, ("student", "bust"): 3, ("student", "no worm"): 1,
              ("greedy", 22): 4},
-    draws={("deck", "Pa3"): 2, ("deck", "Mo1"): 1, ("pile", "Pa4"): 7},
+    draws={("deck", "Pa3", 4): 2, ("deck", "Mo1", 4): 1, ("pile", "Pa4", 4): 7},
 )
 
 
