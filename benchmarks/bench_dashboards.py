@@ -251,17 +251,26 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
 
 # --- Where a dashboard spends time above the probe ------------------------------------------
 
-#: Installed in every page: kernel messages received (count, bytes) until the first usable widget.
+#: Installed in every page: kernel messages received (count, bytes) until the first usable widget,
+#: when the kernel's websocket opened and when its largest message before then (the widget
+#: states, which Voilà's page asks for first) arrived, in ms after navigation start.
 COUNT_MESSAGES = """
 (() => {
-  window.__henkitMessages = 0; window.__henkitBytes = 0;
+  window.__henkitMessages = 0; window.__henkitBytes = 0; window.__henkitLargest = 0;
   const Native = window.WebSocket;
   window.WebSocket = function (...args) {
     const ws = new Native(...args);
+    ws.addEventListener('open', () => {
+      if (window.__henkitOpen === undefined) window.__henkitOpen = performance.now();
+    });
     ws.addEventListener('message', (e) => {
       if (window.__henkitUsable !== undefined) return;
+      const size = typeof e.data === 'string' ? e.data.length : (e.data.byteLength || e.data.size || 0);
       window.__henkitMessages += 1;
-      window.__henkitBytes += typeof e.data === 'string' ? e.data.length : (e.data.byteLength || e.data.size || 0);
+      window.__henkitBytes += size;
+      if (size > window.__henkitLargest) {
+        window.__henkitLargest = size; window.__henkitStates = performance.now();
+      }
     });
     return ws;
   };
@@ -325,7 +334,10 @@ def run_breakdown(browser, names: list[str]) -> list[Result]:
             response = page.goto(server.dashboard_url(name), wait_until="commit")
             usable = usable_after_ms(page) / 1000
             html = len(response.body())
-            messages, size = page.evaluate("[window.__henkitMessages, window.__henkitBytes]")
+            messages, size, opened, states, loaded = page.evaluate(
+                "[window.__henkitMessages, window.__henkitBytes, window.__henkitOpen,"
+                " window.__henkitStates, performance.getEntriesByType('navigation')[0]"
+                ".loadEventEnd]")
             page.wait_for_timeout(2000)
             models = page.evaluate(
                 "document.querySelectorAll('.jupyter-widgets, .widget-output').length")
@@ -335,6 +347,15 @@ def run_breakdown(browser, names: list[str]) -> list[Result]:
                 f"{name}: kernel bytes before usable (preheated)", size / 1e3, "kB", None, False,
                 f"{messages} messages; usable after {usable:.2f} s; page HTML {html / 1e3:.0f} kB;"
                 f" {models} widget elements on the page"))
+            # The phases: the page's scripts (the same for every page) until its load event,
+            # Voilà's app until the kernel is connected, the widget states, then the models
+            # and the first view: what a dashboard adds to the probe is in the last two.
+            results.append(Result(
+                f"{name}: widget states to usable (preheated)", usable * 1000 - states, "ms",
+                None, False,
+                f"loaded {loaded / 1000:.2f} s, kernel connected {opened / 1000:.2f} s, "
+                f"states {states / 1000:.2f} s ({(states - opened):.0f} ms after connecting), "
+                f"usable {usable:.2f} s"))
     finally:
         server.stop()
     return results
