@@ -232,13 +232,14 @@ def simulate_turns(
     space = policy.space
     root = space.index(TurnPoint.of(start) if start is not None else space.root)
     seeded = isinstance(seed, int | np.integer) and not isinstance(seed, bool)
-    if not cache or turns < CACHE_FROM or not seeded:
-        return TurnResults(_play(policy, root, turns, rng), space.max_total, policy.name)
     # A seeded run is a pure function of the policy, the start, the count and the seed: kept
     # on disk (see `henkit.tournament_cache`; HENKIT_CACHE=off turns it off), so the kernels of
     # a class replay a lesson's million turns once, not once each.
     from henkit import tournament_cache
 
+    if (not cache or turns < CACHE_FROM or not seeded
+            or tournament_cache.cache_dir() is None):  # off: no key, no packing, just play
+        return TurnResults(_play(policy, root, turns, rng), space.max_total, policy.name)
     key = _run_key(policy, root, turns, int(seed))
     size = turns * np.dtype(np.int16).itemsize
     found: list[np.ndarray] = []

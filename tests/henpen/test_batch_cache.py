@@ -68,6 +68,16 @@ def test_a_damaged_entry_is_replayed(cache_dir: Path) -> None:
     assert entry.read_text() == text
 
 
+def test_with_the_cache_off_a_run_is_only_played(monkeypatch: pytest.MonkeyPatch) -> None:
+    """HENKIT_CACHE=off: no key is made and nothing packed (the engines benchmark plays long
+    seeded runs with the cache off, and timed that work before)."""
+    monkeypatch.setenv("HENKIT_CACHE", "off")
+    monkeypatch.setattr(batch, "_run_key", lambda *a: pytest.fail("a key was made"))
+    policy = threshold_policy(25)
+    got = simulate_turns(policy, CACHE_FROM, seed=3)
+    assert np.array_equal(got.totals, simulate_turns(policy, CACHE_FROM, seed=3, cache=False).totals)
+
+
 def test_cache_must_be_true_or_false() -> None:
     with pytest.raises(ValueError, match="cache must be True or False"):
         simulate_turns(threshold_policy(25), 10, seed=1, cache="yes")
