@@ -6,7 +6,8 @@
   floor-cut     the probe page on a server with issue 11's settings beside one with issue 14's
                 (scripts preloaded, unused extensions off), samples taken in turn
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
-                before the first widget, widget models, kernel messages and bytes before usable
+                before the first widget, widget models, kernel messages and bytes before usable,
+                and the page's phases (loaded, kernel connected, widget states, usable)
   clicks        click to update on the dashboards that have a timed control
   rush-lesson   30 viewers at once on dashboard 1, served with `LESSON=01_rolling_dice
                 CLASS=30` (also: how long preparing the lesson took, and its kernels' memory)
