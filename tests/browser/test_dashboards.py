@@ -57,11 +57,14 @@ def test_every_notebook_is_published_as_a_linked_dashboard():
 def test_the_preheated_kernels_leave_their_tournaments_in_the_shared_results_cache(voila):
     # What makes a cold arena kernel fast: the kernels preheated at startup played the lesson's
     # seeded tournaments and stored them, and every later kernel of this server reads them.
+    def entries() -> list[dict]:
+        return [json.loads(p.read_text())
+                for p in (voila.home / "cache" / "henkit").glob("*.json")]
+
     def read_cache() -> dict[tuple, int]:
-        entries = [json.loads(p.read_text())
-                   for p in (voila.home / "cache" / "henkit").glob("*.json")]
+        # Tournaments only: the same cache keeps other seeded runs, keyed by what they are.
         return {(e["key"]["game"], tuple(e["key"]["bots"]), e["key"]["seed"], e["key"]["rotate"]):
-                len(e["games"]) for e in entries}
+                len(e["games"]) for e in entries() if "game" in e["key"]}
 
     # The fixture waits for the preheated kernels to go quiet; on a slow machine give notebook
     # 7's last tournament (section 4, rotated identical bots) a little longer to be written.
@@ -75,6 +78,9 @@ def test_the_preheated_kernels_leave_their_tournaments_in_the_shared_results_cac
     assert stored[("hens", ("lookahead", "greedy", "random"), 1, True)] == 60
     assert stored[("henpen", ("greedy", "greedy"), 1, False)] == 400
     assert ("henpen", ("greedy", "threshold:25"), 5, True) not in stored  # cache=False there
+    # Lesson 3's million seeded turns and lesson 11's training are kept beside them.
+    kept = {e["key"].get("what") for e in entries()}
+    assert {"henpen.simulate_turns", "henpen.learning_curve"} <= kept
 
 
 def test_the_landing_page_lists_every_dashboard(page, voila):
