@@ -60,7 +60,7 @@ from henkit.henpen.dice import SIDES, VALUES
 from henkit.henpen.inputs import check_flag
 from henkit.henpen.rules import Claim, Rules, failed_turn, legal_claims
 from henkit.henpen.state import Phase, State
-from henkit.henpen.turnspace import TurnPoint, TurnPolicy, TurnSpace, roll_pattern, turn_space
+from henkit.henpen.turnspace import TurnPoint, TurnPolicy, TurnSpace, turn_space
 
 Number = float | Fraction
 Key = tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]]
@@ -226,10 +226,7 @@ def _tables(rules: Rules) -> tuple[Any, ...]:
     # weight as a Python int (probability * 6**n) and the scale 6**(d + (d-1) + ... + 1) that
     # makes every node's value an integer multiple of 1 / (scale * common denominator).
     sp = _space(rules)
-    weights: list[int] = []
-    for i in range(sp.size):
-        if sp.rollable[i]:
-            weights.extend(roll_pattern(int(sp.n[i]), SIDES - int(sp.mask[i]).bit_count()).weights)
+    weights = sp.pair_weight_exact
     levels = [(n, a, c) for n, a, c, _b in sp.levels if a != c]
     exact_levels = []
     for (n, a, c), (_a, _c, children, starts, _probs) in zip(levels, sp.level_tables, strict=True):

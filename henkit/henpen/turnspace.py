@@ -23,7 +23,7 @@ Layout (all numpy, built once per start node and cached):
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -392,25 +392,21 @@ class TurnSpace:
             out.append((a, c, *tables))
         return out
 
+    def _roll_patterns(self) -> Iterator[Any]:
+        # Each rollable node's roll pattern, in node order: its pairs, in pair order.
+        for i in range(self.size):
+            if self.rollable[i]:
+                yield roll_pattern(int(self.n[i]), SIDES - int(self.mask[i]).bit_count())
+
     @cached_property
     def pair_prob_exact(self) -> list[Fraction]:
         """Exact probability of every pair (built on first use: exact mode only)."""
-        out: list[Fraction] = []
-        for i in range(self.size):
-            if self.rollable[i]:
-                u = SIDES - int(self.mask[i]).bit_count()
-                out.extend(roll_pattern(int(self.n[i]), u).fractions)
-        return out
+        return [f for pattern in self._roll_patterns() for f in pattern.fractions]
 
     @cached_property
     def pair_weight_exact(self) -> list[int]:
         """Every pair's probability times 6**n (n: its node's dice), a whole number (exact mode)."""
-        out: list[int] = []
-        for i in range(self.size):
-            if self.rollable[i]:
-                u = SIDES - int(self.mask[i]).bit_count()
-                out.extend(roll_pattern(int(self.n[i]), u).weights)
-        return out
+        return [w for pattern in self._roll_patterns() for w in pattern.weights]
 
     def __len__(self) -> int:
         return self.size
