@@ -24,6 +24,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from math import comb
 
+import numpy as np
+
 from henkit.checks import whole
 from henkit.core import Seed, make_rng
 from henkit.hens.barnyard import Barnyard, Cell, check_cell
@@ -247,6 +249,50 @@ def sample_state(view: View, seed: Seed = None) -> State:
     if not isinstance(view, View):
         raise ValueError(f"sample_state needs a View (state.view(player)), not {view!r}"[:200])
     rng = make_rng(seed)
+    known = _CHECKED.get(id(view))
+    if known is not None and known[0] is view:
+        return _trusted(known[1], *_deal(view, known[2], rng))
+    plan = _plan(view)
+    deck, hands, yards, choices = _deal(view, plan, rng)
+    try:
+        s = State(
+            rules=view.rules, goal=view.goal, removed_breeds=view.removed_breeds,
+            first_player=view.first_player, phase=view.phase, player=view.to_move,
+            round=view.round, turn=(view.to_move - view.first_player) % view.players,
+            draws=view.draws, deck=deck, hands=hands, discards=view.discards, barnyards=yards,
+            rooster_chosen=view.rooster_chosen, rooster_choices=choices,
+            known_in_hand=view.known_in_hand, known_in_hand_or_coops=view.known_in_hand_or_coops,
+        )
+    except ValueError as e:
+        raise ValueError(f"this view could not come from a game: {e}") from None
+    if s.view(view.player) != view:
+        raise ValueError("this view could not come from a game: a state holding its public "
+                         "facts shows a different view")
+    # Whether a deal validates, and shows `view` again, depends on the view alone, not on the
+    # shuffle: every deal puts the same multiset of cards in the same places (the unlocated
+    # cards, in the same number per hand, coops and deck, each card known to be held in its
+    # player's hand or coops), with the same public fields, and an opponent's rooster on one
+    # of the same hens (any hen obeys H10). Layouts do not change either: a coop's card only
+    # counts towards its kind's copies, which the whole-deck check bounds. So once one deal of
+    # this view passed every check, later deals of it skip them (tests/hens/test_sample_fast.py
+    # checks each against the full construction). The view is kept with its entry, so its id
+    # cannot be reused by another object while the entry lives.
+    if len(_CHECKED) >= _CHECKED_MAX:
+        del _CHECKED[next(iter(_CHECKED))]  # the oldest entry
+    _CHECKED[id(view)] = (view, s, plan)
+    return s
+
+
+_CHECKED: dict[int, tuple[View, State, tuple]] = {}
+"""Views whose deals passed every check: id -> (the view, its first sample, its `_plan`)."""
+_CHECKED_MAX = 64
+"""Entries `_CHECKED` keeps (a lesson samples a few views thousands of times each)."""
+
+
+def _plan(view: View) -> tuple:
+    """What every deal of `view` shares: the cards to deal (sorted), and per seat the unknown
+    hand slots, the face-down coops and the cards known to be held; ValueError if they do not
+    add up."""
     n, me = view.players, view.player
     pool = [k for k, c in sorted(view.unlocated().items()) for _ in range(c)]
     coops = view.hidden_coops()
@@ -262,6 +308,14 @@ def sample_state(view: View, seed: Seed = None) -> State:
             f"this view could not come from a game: {len(pool)} cards are unaccounted for, but "
             f"opponents' unknown hand cards, their face-down coops and the deck take {wanted}"
         )
+    return pool, coops, slots, held
+
+
+def _deal(view: View, plan: tuple, rng: np.random.Generator) -> tuple:
+    """One random deal of `view`'s unlocated cards under `plan`: the deck (sorted), the hands,
+    the barnyards and the rooster choices of the sampled state."""
+    pool, coops, slots, held = plan
+    n, me = view.players, view.player
     cards = [pool[i] for i in rng.permutation(len(pool)).tolist()]
     at = 0
     hands, yards, choices = list(view.hand_sizes), list(view.barnyards), list(view.rooster_choices)
@@ -280,21 +334,17 @@ def sample_state(view: View, seed: Seed = None) -> State:
         if view.phase == Phase.ROOSTER and view.rooster_chosen[q]:
             hens = [c for c, _ in yards[q].hens()]
             choices[q] = hens[int(rng.integers(len(hens)))] if hens else None
-    try:
-        s = State(
-            rules=view.rules, goal=view.goal, removed_breeds=view.removed_breeds,
-            first_player=view.first_player, phase=view.phase, player=view.to_move,
-            round=view.round, turn=(view.to_move - view.first_player) % n, draws=view.draws,
-            deck=tuple(sorted(cards[at:])), hands=tuple(hands), discards=view.discards,
-            barnyards=tuple(yards), rooster_chosen=view.rooster_chosen,
-            rooster_choices=tuple(choices), known_in_hand=view.known_in_hand,
-            known_in_hand_or_coops=view.known_in_hand_or_coops,
-        )
-    except ValueError as e:
-        raise ValueError(f"this view could not come from a game: {e}") from None
-    if s.view(me) != view:
-        raise ValueError("this view could not come from a game: a state holding its public "
-                         "facts shows a different view")
+    return tuple(sorted(cards[at:])), tuple(hands), tuple(yards), tuple(choices)
+
+
+def _trusted(first: State, deck: tuple, hands: tuple, yards: tuple, choices: tuple) -> State:
+    """A deal of a view whose first sample `first` passed every check, built as `State(...)`
+    would build it (sorted deck and hands) without checking it again."""
+    s = first._copy()
+    s.deck = deck
+    s.hands = tuple([tuple(sorted(h)) for h in hands])
+    s.barnyards = yards
+    s.rooster_choices = choices
     return s
 
 
