@@ -3,17 +3,26 @@
 Start with `State.new(players, seed=...)`; read `State`, `Barnyard`, `score` and the bots.
 """
 
-from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
-from henkit.hens.barnyard import Barnyard, Group
-from henkit.hens.bots import BOTS, GreedyBot, LookaheadBot, RandomBot, make_bot
-from henkit.hens.cards import BREEDS, CARDS, Breed, Card, card, deck_cards
-from henkit.hens.goals import GOALS, GoalCard, goal_card
-from henkit.hens.odds import chance_at_least_one, draw_odds, expected_number, sample_state
-from henkit.hens.rules import Rules
-from henkit.hens.scoring import Score, ScoreLine, score, total, winners
-from henkit.hens.simulate import GameResult, play_game, simulate
-from henkit.hens.state import TERMINAL, Phase, State
-from henkit.hens.view import View
+from __future__ import annotations
+
+import sys
+from importlib import import_module
+from importlib.util import find_spec
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from henkit.hens.actions import DECK, Discard, Draw, Place, PlaceCoop, PlaceRooster
+    from henkit.hens.barnyard import Barnyard, Group
+    from henkit.hens.bots import BOTS, GreedyBot, LookaheadBot, RandomBot, make_bot
+    from henkit.hens.cards import BREEDS, CARDS, Breed, Card, card, deck_cards
+    from henkit.hens.goals import GOALS, GoalCard, goal_card
+    from henkit.hens.odds import chance_at_least_one, draw_odds, expected_number, sample_state
+    from henkit.hens.rules import Rules
+    from henkit.hens.scoring import Score, ScoreLine, score, total, winners
+    from henkit.hens.simulate import GameResult, play_game, simulate
+    from henkit.hens.state import TERMINAL, Phase, State
+    from henkit.hens.view import View
 
 __all__ = [
     "BOTS", "BREEDS", "CARDS", "DECK", "GOALS", "TERMINAL", "Barnyard", "Breed", "Card",
@@ -22,3 +31,78 @@ __all__ = [
     "View", "card", "chance_at_least_one", "deck_cards", "draw_odds", "expected_number",
     "goal_card", "make_bot", "play_game", "sample_state", "score", "simulate", "total", "winners",
 ]
+
+_HOME = {  # each public name -> the module that defines it
+    "BOTS": "bots",
+    "BREEDS": "cards",
+    "Barnyard": "barnyard",
+    "Breed": "cards",
+    "CARDS": "cards",
+    "Card": "cards",
+    "DECK": "actions",
+    "Discard": "actions",
+    "Draw": "actions",
+    "GOALS": "goals",
+    "GameResult": "simulate",
+    "GoalCard": "goals",
+    "GreedyBot": "bots",
+    "Group": "barnyard",
+    "LookaheadBot": "bots",
+    "Phase": "state",
+    "Place": "actions",
+    "PlaceCoop": "actions",
+    "PlaceRooster": "actions",
+    "RandomBot": "bots",
+    "Rules": "rules",
+    "Score": "scoring",
+    "ScoreLine": "scoring",
+    "State": "state",
+    "TERMINAL": "state",
+    "View": "view",
+    "card": "cards",
+    "chance_at_least_one": "odds",
+    "deck_cards": "cards",
+    "draw_odds": "odds",
+    "expected_number": "odds",
+    "goal_card": "goals",
+    "make_bot": "bots",
+    "play_game": "simulate",
+    "sample_state": "odds",
+    "score": "scoring",
+    "simulate": "simulate",
+    "total": "scoring",
+    "winners": "scoring",
+}
+
+
+# Each name is imported from its module when first asked for (PEP 562): a lesson importing one
+# module of the package does not pay for importing the others (a kernel's import time is part
+# of how long a dashboard takes to open). `import henkit.hens` then `henkit.hens.odds` works too.
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is not None:
+        value = getattr(import_module(f"{__name__}.{home}"), name)
+    elif not name.startswith("_") and find_spec(f"{__name__}.{name}") is not None:
+        value = import_module(f"{__name__}.{name}")  # a submodule
+    else:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    globals()[name] = value  # later lookups find it without this call
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
+
+
+class _Package(ModuleType):
+    """This package, whose public names keep their meaning when a submodule of the same name is
+    imported (`simulate`): Python binds a submodule to its package's attribute, which the eager
+    package's own import then overwrote with the function; lazily, that binding is skipped."""
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name in _HOME and isinstance(value, ModuleType):
+            return
+        super().__setattr__(name, value)
+
+
+sys.modules[__name__].__class__ = _Package

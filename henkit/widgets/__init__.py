@@ -13,10 +13,35 @@ click changes widgets, never makes new ones: a dashboard's page gets few models 
 `Predict` asks a student for a prediction before the experiment and the exact answer open.
 """
 
-from henkit.widgets.arena import Arena
-from henkit.widgets.barnyard import BarnyardGame
-from henkit.widgets.dice_tray import DiceTray
-from henkit.widgets.henpen_table import HenpenTable
-from henkit.widgets.predict import Predict
+from __future__ import annotations
+
+from importlib import import_module
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from henkit.widgets.arena import Arena
+    from henkit.widgets.barnyard import BarnyardGame
+    from henkit.widgets.dice_tray import DiceTray
+    from henkit.widgets.henpen_table import HenpenTable
+    from henkit.widgets.predict import Predict
 
 __all__ = ["Arena", "BarnyardGame", "DiceTray", "HenpenTable", "Predict"]
+
+# Each widget is imported when first asked for: a lesson that shows the dice tray does not pay
+# for importing the arena's tournaments or the Hens engine (the kernel's import time is part of
+# how long a dashboard takes to open).
+_HOME = {"Arena": "arena", "BarnyardGame": "barnyard", "DiceTray": "dice_tray",
+         "HenpenTable": "henpen_table", "Predict": "predict"}
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOME.get(name)
+    if home is None:
+        raise AttributeError(f"module 'henkit.widgets' has no attribute {name!r}")
+    value = getattr(import_module(f"henkit.widgets.{home}"), name)
+    globals()[name] = value  # later lookups find it without this call
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})
