@@ -22,13 +22,16 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from itertools import combinations_with_replacement, groupby
+from functools import cached_property
+from itertools import chain, combinations_with_replacement, groupby
 from math import comb
+
+import numpy as np
 
 from henkit.checks import whole
 from henkit.hens.actions import DECK
 from henkit.hens.barnyard import Barnyard
-from henkit.hens.cards import Card, card, cards_from
+from henkit.hens.cards import NUM_KINDS, Card, card, cards_from
 from henkit.hens.goals import goal_card
 from henkit.hens.odds import Kind, as_kind
 from henkit.hens.scoring import total
@@ -257,9 +260,30 @@ class Posterior:
         """Ways, and ways x likelihood, summed over the hands holding j cards of `kind`."""
         k = as_kind(self.view, kind)
         size = len(self.hands[0])
-        # Test each kind of card once, not every card of every hand; add up whole numbers of
-        # ways per likelihood and multiply once (Fractions are slow to add one by one).
+        # Test each kind of card once, not every card of every hand.
         hit = {c: k.matches(c) for c in self.view.unlocated()}
+        table = self._table
+        if table is None:  # ways too large for 64-bit sums: count in Python
+            return self._by_count_slowly(hit, size)
+        cards, ways, like_at, likes = table
+        marks = np.zeros(NUM_KINDS, dtype=np.int64)
+        for c, yes in hit.items():
+            marks[c] = bool(yes)
+        j = marks[cards].sum(axis=1)  # cards of the kind in each hand
+        by_j = np.zeros(size + 1, dtype=np.int64)
+        np.add.at(by_j, j, ways)
+        # Whole numbers of ways per (likelihood, j), each multiplied by its likelihood once
+        # (Fractions are slow to add one by one).
+        some = like_at >= 0
+        sums = np.zeros((len(likes), size + 1), dtype=np.int64)
+        np.add.at(sums, (like_at[some], j[some]), ways[some])
+        joint = [sum((like * int(sums[i, n]) for i, like in enumerate(likes)), Fraction(0))
+                 for n in range(size + 1)]
+        return [int(n) for n in by_j], joint
+
+    def _by_count_slowly(self, hit: dict[Card, bool], size: int
+                         ) -> tuple[list[int], list[Fraction]]:
+        """`_by_count` one hand at a time, in Python's unbounded whole numbers."""
         ways = [0] * (size + 1)
         by_like: dict[Fraction, list[int]] = {}
         for hand, n, like in zip(self.hands, self.ways, self.likelihoods, strict=True):
@@ -270,6 +294,31 @@ class Posterior:
         joint = [sum((like * sums[j] for like, sums in by_like.items()), Fraction(0))
                  for j in range(size + 1)]
         return ways, joint
+
+    @cached_property
+    def _table(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, tuple[Fraction, ...]] | None:
+        """The hands as arrays, for `_by_count`: their cards (a row a hand), their ways, the
+        index of each hand's likelihood among the distinct nonzero ones (-1 for 0), and those
+        likelihoods; None when the ways could overflow 64-bit sums."""
+        size = len(self.hands[0])
+        if (set(map(type, self.ways)) != {int} or min(self.ways) < 0
+                or sum(self.ways) >= 1 << 62 or set(map(len, self.hands)) != {size}
+                or not set(map(type, chain.from_iterable(self.hands))) <= {Card}):
+            return None  # hands, ways or likelihoods not as `posterior` makes them
+        cards = np.array(self.hands, dtype=np.int64).reshape(len(self.hands), size)
+        # Equal likelihoods are mostly one object (`posterior` makes each distinct one once):
+        # looking up ids spares hashing a Fraction per hand.
+        by_id: dict[int, int] = {}
+        by_value: dict[Fraction, int] = {}
+        at = []
+        for like in self.likelihoods:
+            i = by_id.get(id(like))
+            if i is None:
+                i = by_value.setdefault(like, len(by_value)) if like else -1
+                by_id[id(like)] = i
+            at.append(i)
+        likes = tuple(by_value)
+        return cards, np.array(self.ways, dtype=np.int64), np.array(at, dtype=np.int64), likes
 
     def count_table(self, kind: Kind | str | int) -> tuple[CountRow, ...]:
         """The Bayes table for the number j of cards of `kind` among the unknown hand cards:
