@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property
-from itertools import chain, combinations_with_replacement, groupby
+from itertools import chain
 from math import comb
 
 import numpy as np
@@ -84,16 +84,26 @@ def _handfuls(view: View, seat: int) -> tuple[list[tuple[Card, ...]], list[int],
     if comb(len(kinds) + m - 1, m) > MAX_HANDS:
         raise ValueError(f"more than {MAX_HANDS:,} possible hands: too many to list one by one "
                          "(ask later in the game, when fewer cards are unseen)")
-    hands, ways = [], []
-    # Handfuls of kinds with repeats, in sorted order; a kind may repeat only as often as it
-    # has copies, and copies are alike: C(copies, n) ways to pick n of them.
-    for hand in combinations_with_replacement(kinds, m):
-        n = 1
-        for k, group in groupby(hand):
-            n *= comb(pool[k], sum(1 for _ in group))
-        if n:
-            hands.append(hand)
+    hands: list[tuple[Card, ...]] = []
+    ways: list[int] = []
+    # Handfuls of kinds with repeats, in sorted order (that of combinations_with_replacement);
+    # a kind may repeat only as often as it has copies, and copies are alike: C(copies, n) ways
+    # to pick n of them. Built kind by kind, so no handful with too many copies is ever made:
+    # after a prefix, the next kind in sorted order comes first and, for one kind, more
+    # copies first (Pa1 Pa1 Pa2 sorts before Pa1 Pa2 Pa2).
+    copies = [pool[k] for k in kinds]
+
+    def extend(prefix: tuple[Card, ...], start: int, left: int, n: int) -> None:
+        if not left:
+            hands.append(prefix)
             ways.append(n)
+            return
+        for i in range(start, len(kinds)):
+            k, c = kinds[i], copies[i]
+            for t in range(min(c, left), 0, -1):
+                extend(prefix + (k,) * t, i + 1, left - t, n * comb(c, t))
+
+    extend((), 0, m, 1)
     return hands, ways, comb(population, m)
 
 
