@@ -19,6 +19,7 @@ kept, hid or discarded what they did). Two things follow from it, each computed 
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
@@ -277,15 +278,17 @@ def sample_state(view: View, seed: Seed = None) -> State:
     # this view passed every check, later deals of it skip them (tests/hens/test_sample_fast.py
     # checks each against the full construction). The view is kept with its entry, so its id
     # cannot be reused by another object while the entry lives.
-    if len(_CHECKED) >= _CHECKED_MAX:
-        del _CHECKED[next(iter(_CHECKED))]  # the oldest entry
-    _CHECKED[id(view)] = (view, s, plan)
+    with _CHECKED_LOCK:  # kernels may sample from several threads
+        if len(_CHECKED) >= _CHECKED_MAX:
+            del _CHECKED[next(iter(_CHECKED))]  # the oldest entry
+        _CHECKED[id(view)] = (view, s, plan)
     return s
 
 
 _CHECKED: dict[int, tuple[View, State, tuple]] = {}
 """Views whose deals passed every check: id -> (the view, its first sample, its `_plan`)."""
 _CHECKED_MAX = 64
+_CHECKED_LOCK = threading.Lock()
 """Entries `_CHECKED` keeps (a lesson samples a few views thousands of times each)."""
 
 

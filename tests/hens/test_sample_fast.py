@@ -153,3 +153,19 @@ def test_the_memory_of_views_is_bounded():
     assert odds._CHECKED[id(views[-1])][0] is views[-1]  # the newest entries stay
     assert id(views[0]) not in odds._CHECKED or odds._CHECKED[id(views[0])][0] is not views[0]
     assert all(key == id(entry[0]) for key, entry in odds._CHECKED.items())
+
+
+def test_threads_sampling_many_views_at_once_get_the_checked_states():
+    from concurrent.futures import ThreadPoolExecutor
+
+    views = [s.view(k % 3) for k, s in enumerate(states(3, 21)[::3])][: odds._CHECKED_MAX + 30]
+
+    def work(k):
+        v = views[k % len(views)]
+        return v, k, sample_state(v, k)
+
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        results = list(pool.map(work, range(3 * len(views))))
+    assert len(odds._CHECKED) <= odds._CHECKED_MAX
+    for v, k, t in results[:: 7]:
+        assert_same(t, full_sample(v, k))
