@@ -27,6 +27,8 @@ since modules are imported once).
 
 from __future__ import annotations
 
+import base64
+import binascii
 import contextlib
 import hashlib
 import json
@@ -35,7 +37,8 @@ import re
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterator
+import zlib
+from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -46,7 +49,8 @@ try:
 except ImportError:  # Windows has no flock: runs there do not wait for each other
     fcntl = None  # type: ignore[assignment]
 
-__all__ = ["MAX_ENTRIES", "OFF", "cache_dir", "check_key", "fingerprint", "hold", "load", "store"]
+__all__ = ["MAX_ENTRIES", "OFF", "cache_dir", "check_key", "digest", "fingerprint", "hold", "load",
+           "pack", "store", "unpack"]
 
 OFF = "off"
 """HENKIT_CACHE=off turns the cache off."""
@@ -227,3 +231,53 @@ def _prune(folder: Path) -> None:
         for gone in (path, path.with_suffix(".lock")):
             with contextlib.suppress(OSError):
                 gone.unlink()
+
+
+# ----- numpy tables in keys and entries -----------------------------------------------------------
+# Other kept results (seeded turn runs, a learner's training) have numpy tables in their key and
+# in their entry: these are the one way the cache digests and stores them.
+
+
+def digest(head: str, tables: Iterable[tuple[str, np.ndarray]]) -> str:
+    """A SHA-256 (hex) of a text and named numpy tables (each table's dtype, shape and bytes)."""
+    if not isinstance(head, str):
+        raise ValueError(f"digest needs a text to start from, not {head!r}"[:200])
+    try:
+        named = [(name, np.ascontiguousarray(table)) for name, table in tables]
+    except (TypeError, ValueError):
+        raise ValueError("digest needs (name, numpy array) pairs to digest") from None
+    out = hashlib.sha256(head.encode())
+    for name, table in named:
+        if not isinstance(name, str) or table.dtype.hasobject:
+            raise ValueError(f"digest needs (name, numeric numpy array) pairs, not {name!r}"[:200])
+        out.update(f"{name} {table.dtype} {table.shape}".encode())
+        out.update(table.tobytes())
+    return out.hexdigest()
+
+
+def pack(table: np.ndarray, level: int = 6) -> str:
+    """A numeric numpy table's exact bytes, zlib-compressed at `level` (1-9), as text (JSON
+    holds no bytes); `unpack` reads it back."""
+    if not isinstance(table, np.ndarray) or table.dtype.hasobject:
+        raise ValueError(f"pack needs a numeric numpy array, not {table!r}"[:200])
+    if isinstance(level, bool) or not isinstance(level, int) or not 1 <= level <= 9:
+        raise ValueError(f"level must be a whole number from 1 to 9 (zlib's), not {level!r}"[:200])
+    return base64.b64encode(zlib.compress(np.ascontiguousarray(table).tobytes(), level)).decode()
+
+
+def unpack(text: object, dtype: object, shape: tuple[int, ...] | None = None) -> np.ndarray:
+    """The table `pack` made, as a writable array of `dtype` (and `shape`, when given);
+    ValueError when the text is not one (a damaged entry)."""
+    try:
+        kind = np.dtype(dtype)  # type: ignore[call-overload]
+    except (TypeError, ValueError):
+        raise ValueError(f"dtype must be a numpy dtype, not {dtype!r}"[:200]) from None
+    if kind.hasobject or not isinstance(text, str):
+        raise ValueError("unpack needs the text `pack` made and a numeric dtype")
+    try:
+        data = zlib.decompress(base64.b64decode(text, validate=True))
+        table = np.frombuffer(data, dtype=kind)
+        return (table if shape is None else table.reshape(shape)).copy()
+    except (binascii.Error, zlib.error, TypeError, ValueError):
+        raise ValueError(f"this text is not a packed table of {kind}"
+                         + (f" shaped {shape!r}" if shape is not None else "")) from None

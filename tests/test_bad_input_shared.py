@@ -221,6 +221,14 @@ def test_tournament_cache(x):
     only_value_error(tournament_cache.load, key, x)
     only_value_error(tournament_cache.store, x, [[1]])
     only_value_error(tournament_cache.store, key, x)
+    only_value_error(tournament_cache.digest, x, [])
+    only_value_error(tournament_cache.digest, "head", x)
+    only_value_error(tournament_cache.digest, "head", [("t", x)])
+    only_value_error(tournament_cache.pack, x)
+    only_value_error(tournament_cache.pack, np.arange(3), x)
+    only_value_error(tournament_cache.unpack, x, np.int16)
+    only_value_error(tournament_cache.unpack, tournament_cache.pack(np.arange(4)), x)
+    only_value_error(tournament_cache.unpack, tournament_cache.pack(np.arange(4)), np.int64, x)
 
     def hold(k: Any) -> None:
         with tournament_cache.hold(k):

@@ -11,6 +11,7 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from henkit import arena, tournament_cache
@@ -382,3 +383,49 @@ def test_a_run_in_another_process_waits_for_the_holder(folder):
     out, err = other.communicate(timeout=60)
     assert other.returncode == 0, f"the other process failed:\n{err}"
     assert out.strip() == "8", f"stdout: {out}\nstderr: {err}"  # every game from the store
+
+
+# -- numpy tables in keys and entries (seeded turn runs, a learner's training) ------------------
+
+
+@pytest.mark.parametrize("dtype", ["int16", "int64", "float64", "bool", "uint8"])
+def test_a_packed_table_reads_back_exactly(dtype):
+    rng = np.random.default_rng(5)
+    table = (rng.standard_normal((7, 3)) * 1000).astype(dtype)
+    for level in (1, 6, 9):
+        back = tournament_cache.unpack(tournament_cache.pack(table, level), dtype, (7, 3))
+        assert back.dtype == table.dtype and back.shape == (7, 3)
+        assert back.tobytes() == table.tobytes()
+        back[0, 0] = back[0, 1]  # a copy the caller may change, not a view of the text
+    flat = tournament_cache.unpack(tournament_cache.pack(table), dtype)
+    assert flat.shape == (21,)
+
+
+def test_a_damaged_packed_table_is_a_value_error():
+    text = tournament_cache.pack(np.arange(12, dtype=np.int16))
+    for bad in (text[:-4], text.replace("A", "!"), "", "not base64 at all"):
+        with pytest.raises(ValueError, match="packed table|pack"):
+            tournament_cache.unpack(bad, np.int16)
+    with pytest.raises(ValueError, match="shaped"):
+        tournament_cache.unpack(text, np.int16, (5, 5))
+
+
+def test_the_digest_sees_every_name_dtype_shape_and_byte():
+    base = np.arange(6, dtype=np.int16)
+    ref = tournament_cache.digest("head", [("a", base)])
+    assert ref == tournament_cache.digest("head", [("a", base.copy())])
+    variants = [
+        ("other head", [("a", base)]),
+        ("head", [("b", base)]),
+        ("head", [("a", base.astype(np.int32))]),
+        ("head", [("a", base.reshape(2, 3))]),
+        ("head", [("a", base + np.eye(1, 6, 5, dtype=np.int16)[0])]),
+        ("head", [("a", base), ("a", base)]),
+        ("head", []),
+    ]
+    digests = {tournament_cache.digest(h, t) for h, t in variants}
+    assert ref not in digests and len(digests) == len(variants)
+    # A non-contiguous view digests as its contiguous copy.
+    wide = np.arange(12, dtype=np.int16).reshape(6, 2)
+    assert (tournament_cache.digest("h", [("a", wide[:, 0])])
+            == tournament_cache.digest("h", [("a", wide[:, 0].copy())]))

@@ -28,8 +28,6 @@ Grading (`QLearner.grade`) is exact, not simulated: the learned greedy policy be
 
 from __future__ import annotations
 
-import base64
-import zlib
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
@@ -579,7 +577,6 @@ _GRADE_FIELDS = ("episodes", "agreement", "agreement_seen", "agreement_weighted"
 def _curve_key(learner: QLearner, episodes: int, every: int) -> dict[str, Any] | None:
     """The cache key of a fresh learner's curve: every setting and its whole starting state
     (tables digested); None when the generator's state cannot be written as JSON."""
-    import hashlib
     import json
 
     state = learner.rng.bit_generator.state
@@ -591,20 +588,19 @@ def _curve_key(learner: QLearner, episodes: int, every: int) -> dict[str, Any] |
             "batch": learner.batch}, sort_keys=True)
     except (TypeError, ValueError):
         return None
-    digest = hashlib.sha256(start.encode())
-    for name in _TABLES:
-        array = np.ascontiguousarray(getattr(learner, name))
-        digest.update(f"{name} {array.dtype} {array.shape}".encode())
-        digest.update(array.tobytes())
+    from henkit import tournament_cache
+
+    tables = [(name, getattr(learner, name)) for name in _TABLES]
     return {"what": "henpen.learning_curve", "episodes": episodes, "every": every,
-            "start": digest.hexdigest()}
+            "start": tournament_cache.digest(start, tables)}
 
 
 def _rows(learner: QLearner, grades: list[Grade]) -> list[list[Any]]:
     """[tables, [generator state, grades]] as the cache keeps them. Each table is its exact
     bytes, compressed, as text (JSON holds no bytes): a third of its numbers written out."""
-    tables = [base64.b64encode(zlib.compress(np.ascontiguousarray(getattr(learner, name))
-                                             .tobytes())).decode() for name in _TABLES]
+    from henkit import tournament_cache
+
+    tables = [tournament_cache.pack(getattr(learner, name)) for name in _TABLES]
     return [tables, [learner.rng.bit_generator.state,
                      [[getattr(g, f) for f in _GRADE_FIELDS] for g in grades]]]
 
@@ -613,6 +609,7 @@ def _row_checker(learner: QLearner, tables: list[np.ndarray]) -> Any:
     """The check `tournament_cache.load` runs on each row (a row that fails it is a damaged
     entry, removed): the tables must decode to this learner's shapes (put in `tables`), the
     generator's state must fit its kind, the grades must be grades."""
+    from henkit import tournament_cache
 
     def check(g: int, row: Any) -> bool:
         try:
@@ -620,14 +617,13 @@ def _row_checker(learner: QLearner, tables: list[np.ndarray]) -> Any:
                 tables.clear()
                 for name, text in zip(_TABLES, row, strict=True):
                     old = getattr(learner, name)
-                    data = zlib.decompress(base64.b64decode(text, validate=True))
-                    tables.append(np.frombuffer(data, dtype=old.dtype).reshape(old.shape).copy())
+                    tables.append(tournament_cache.unpack(text, old.dtype, old.shape))
                 return True
             state, grades = row
             type(learner.rng.bit_generator)().state = state
             return g == 1 and all(Grade(**dict(zip(_GRADE_FIELDS, x, strict=True)))
                                   for x in grades)
-        except (ValueError, TypeError, KeyError, AttributeError, zlib.error):
+        except (ValueError, TypeError, KeyError, AttributeError):
             return False
 
     return check
