@@ -648,16 +648,24 @@ def _reach(rules: Rules, root: Key, known: dict[Key, Any], limit: int,
     return comps
 
 
-def _too_large(rules: Rules, root: Key, known: dict[Key, Any], limit: int, cap: int) -> None:
+def _count(rules: Rules, root: Key, known: dict[Key, Any], cap: int) -> tuple[int, bool]:
+    """The positions reachable from `root` and not in `known`, counted up to just past `cap`
+    (a plain search, no components: half the memory of `_reach`), and whether that was all."""
     seen = {root}
     todo = [root]
     while todo and len(seen) <= cap:
         k = todo.pop()
-        for o in _turn(rules, k).outcomes:
-            if o not in seen and o not in known:
-                seen.add(o)
-                todo.append(o)
-    size = f"more than {cap:,}" if todo else f"{len(seen):,}"
+        if k[0]:  # a finished game leads nowhere
+            for o in _turn(rules, k).outcomes:
+                if o not in seen and o not in known:
+                    seen.add(o)
+                    todo.append(o)
+    return len(seen), not todo
+
+
+def _too_large(rules: Rules, root: Key, known: dict[Key, Any], limit: int, cap: int) -> None:
+    n, whole_count = _count(rules, root, known, cap)
+    size = f"{n:,}" if whole_count else f"more than {cap:,}"
     raise ValueError(f"this endgame has {size} positions to solve, more than the limit of "
                      f"{limit:,} (grill {list(root[0])}): raise limit= or wait for a smaller grill")
 
@@ -667,8 +675,11 @@ def positions(state: State, *, limit: int = DEFAULT_LIMIT) -> int:
     endgame's size, the state's own position included); ValueError when more than `limit`."""
     state = _check_state(state, start=False)
     limit = _check_limit(limit)
-    comps = _reach(state.rules, key_of(state), {}, limit)
-    return sum(map(len, comps))
+    rules, root = state.rules, key_of(state)
+    n, whole_count = _count(rules, root, {}, limit)
+    if not whole_count or n > limit:
+        _too_large(rules, root, {}, limit, limit * _COUNT_CAP)
+    return n
 
 
 # ----- solving ------------------------------------------------------------------------------------

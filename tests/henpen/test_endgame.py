@@ -489,6 +489,19 @@ def test_cache_reports_its_size() -> None:
     assert eg.cache_info().exact_positions >= n
 
 
+def test_positions_counts_what_the_solver_reaches() -> None:
+    # `positions` counts with a plain search; the solver's search finds the same positions.
+    for grill, mine, theirs in (([21, 22], [30, 25], [33, 26]), ([23, 29], [24], [31, 22]),
+                                ([21], [], [36])):
+        s = State.new(2, grill=grill, stacks=[mine, theirs])
+        comps = eg._reach(s.rules, eg.key_of(s), {}, 10**6)
+        assert eg.positions(s) == sum(map(len, comps)) == len({k for c in comps for k in c})
+        n = eg.positions(s)
+        assert eg.positions(s, limit=n) == n
+        with pytest.raises(ValueError, match=f"has {n:,} positions to solve, more than the limit"):
+            eg.positions(s, limit=n - 1)
+
+
 def test_win_bot_spec() -> None:
     assert isinstance(make_bot("win"), WinBot)
     assert make_bot("win:3").endgame == 3
