@@ -27,7 +27,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
-from itertools import combinations_with_replacement
 from math import factorial
 from typing import Any
 
@@ -222,26 +221,35 @@ def roll_pattern(n: int, u: int) -> RollPattern:
 def _roll_pattern(n: int, u: int) -> RollPattern:
     """Projected rolls of n dice onto u untaken faces: counts per untaken face, rest dead.
 
-    A projected roll c with d = n - sum(c) dead dice has probability
-    n! / (c_1! ... c_u! d!) * (6 - u)**d / 6**n; with u = 6 there are no dead dice.
+    Rows run by dice shown (0 to n; all n when no face is dead), and within that as
+    `itertools.combinations_with_replacement(range(u), shown)` lists the faces the dice show:
+    the most dice on the first face first, then on the second, and so on. A projected roll c
+    with d = n - sum(c) dead dice has probability n! / (c_1! ... c_u! d!) * (6 - u)**d / 6**n;
+    with u = 6 there are no dead dice.
     """
-    rows: list[tuple[int, ...]] = []
-    weights: list[int] = []
     dead_faces = SIDES - u
-    for shown in range(n + 1) if dead_faces else (n,):
-        # Every way to put `shown` dice on u faces, as counts.
-        for combo in combinations_with_replacement(range(u), shown):
-            c = tuple(combo.count(i) for i in range(u))
-            d = n - shown
-            ways = factorial(n) // factorial(d)
-            for ci in c:
-                ways //= factorial(ci)
-            rows.append(c)
-            weights.append(ways * dead_faces**d)
+    rows = [c for shown in (range(n + 1) if dead_faces else (n,)) for c in _splits(shown, u)]
     counts = np.array(rows, dtype=np.int64).reshape(len(rows), u)
+    dead = n - counts.sum(axis=1)
+    # Whole numbers up to 6**n (n <= MAX_DICE): int64 holds 6**24; past that, Python ints.
+    kind = np.int64 if SIDES**n < 2**62 else object
+    fact = np.array([factorial(i) for i in range(n + 1)], dtype=kind)
+    ways = fact[n] // (fact[counts].prod(axis=1) * fact[dead]) * np.array(
+        [dead_faces**d for d in range(n + 1)], dtype=kind)[dead]
+    weights = tuple(int(w) for w in ways.tolist())
     counts.flags.writeable = False
     assert sum(weights) == SIDES**n
-    return RollPattern(n, u, counts, tuple(weights))
+    return RollPattern(n, u, counts, weights)
+
+
+@cache
+def _splits(dice: int, parts: int) -> tuple[tuple[int, ...], ...]:
+    # Every way to put `dice` dice on `parts` faces, as counts, the most on the first face
+    # first (the order combinations_with_replacement lists the same choices in).
+    if parts == 1:
+        return ((dice,),)
+    return tuple((first, *rest) for first in range(dice, -1, -1)
+                 for rest in _splits(dice - first, parts - 1))
 
 
 def take_preference(face: int, count: int) -> tuple[int, int]:
@@ -261,22 +269,15 @@ class TurnSpace:
         if not isinstance(root, TurnPoint):
             raise ValueError(f"a turn space grows from a TurnPoint, not {root!r}")
         self.root = root
-        keys = _reachable(root.dice_left, root.mask, root.total)
-        keys.sort()
-        k = len(keys)
+        self.n, self.mask, self.total = _reachable(root.dice_left, root.mask, root.total)
+        k = len(self.n)
         self.size = k
         """Number of nodes; index `size` is the FAIL pseudo-node."""
         self.fail = k
-        arr = np.array(keys, dtype=np.int64).reshape(k, 3)
-        self.n = arr[:, 0].copy()
-        self.mask = arr[:, 1].copy()
-        self.total = arr[:, 2].copy()
         self.max_total = int(self.total.max())
         self.has_worm = (self.mask & WORM_BIT) != 0
-        # P5, node by node (once per space): a node can roll unless its turn ended by itself.
-        self.rollable = np.array(
-            [not turn_ends_by_itself(n, m.bit_count()) for n, m in zip(
-                self.n.tolist(), self.mask.tolist(), strict=True)], dtype=bool).reshape(k)
+        # P5, node by node: a node can roll unless its turn ended by itself.
+        self.rollable = ~_ends_by_itself()[self.n, _faces_taken()[self.mask]]
         width = self.max_total + 1
         self._lookup = np.full((MAX_DICE + 1) * (FULL_MASK + 1) * width, -1, dtype=np.int64)
         self._width = width
@@ -287,68 +288,87 @@ class TurnSpace:
     # -- construction -------------------------------------------------------------------------
 
     def _build_pairs(self) -> None:
-        """Fill the pair and edge tables, one (dice, mask) group of nodes at a time."""
+        """Fill the pair and edge tables: nodes with the same dice left and taken faces (a
+        group) share their rolls and the faces each roll offers, so those are worked out once
+        per group (`_group_edges`, all groups of one roll pattern at once), then laid out node
+        by node in node order."""
         k = self.size
-        pair_count = np.zeros(k, dtype=np.int64)
         group_key = self.n * (FULL_MASK + 1) + self.mask
         starts = np.flatnonzero(np.r_[True, group_key[1:] != group_key[:-1]])
         ends = np.r_[starts[1:], k]
-        pair_node_parts, pair_prob_parts, pair_pat_parts = [], [], []
-        pes_parts, edge_child_parts, edge_face_parts = [], [], []
-        self._patterns: dict[tuple[int, int], RollPattern] = {}
-        self.node_pattern = np.full(k, -1, dtype=np.int64)  # (n, u) pattern id per node
+        # A group's nodes share n and the taken faces, so all roll or none does.
+        rolls = self.rollable[starts]
+        starts, ends = starts[rolls], ends[rolls]
+        g_n, g_mask = self.n[starts], self.mask[starts]
         pattern_ids: dict[tuple[int, int], int] = {}
-        edge_total = 0
-        for a, b in zip(starts, ends, strict=True):
-            n, mask = int(self.n[a]), int(self.mask[a])
-            if not self.rollable[a]:
-                continue
-            untaken = [f for f in FACES if not mask >> (f - 1) & 1]
-            u = len(untaken)
-            pat = roll_pattern(n, u)
-            pid = pattern_ids.setdefault((n, u), len(pattern_ids))
-            self._patterns[(n, u)] = pat
-            self.node_pattern[a:b] = pid
-            m = len(pat.weights)
-            pair_count[a:b] = m
-            rel, faces, row_edges = _group_edges(n, mask, pat, self._width)
-            totals = self.total[a:b]
-            keys = rel[None, :] + totals[:, None]
-            child = self._lookup[keys]
-            child[:, rel < 0] = self.fail
-            assert (child >= 0).all()
-            g = b - a
-            e_per_node = len(rel)
-            row_starts = np.r_[0, np.cumsum(row_edges)[:-1]]
-            pes_parts.append(
-                (edge_total + np.arange(g)[:, None] * e_per_node + row_starts[None, :]).ravel()
-            )
-            edge_total += g * e_per_node
-            edge_child_parts.append(child.ravel())
-            edge_face_parts.append(np.tile(faces, g))
-            pair_node_parts.append(np.repeat(np.arange(a, b), m))
-            pair_prob_parts.append(np.tile(pat.probs, g))
-            pair_pat_parts.append(np.tile(np.arange(m), g))
+        g_pid = np.array([pattern_ids.setdefault(key, len(pattern_ids)) for key in zip(
+            g_n.tolist(), (SIDES - _faces_taken()[g_mask]).tolist(), strict=True)], dtype=np.int64)
+        self.pattern_list = [roll_pattern(n, u) for n, u in pattern_ids]
+        self._patterns: dict[tuple[int, int], RollPattern] = dict(
+            zip(pattern_ids, self.pattern_list, strict=True))
+        self.node_pattern = np.full(k, -1, dtype=np.int64)  # (n, u) pattern id per node
+        self.node_pattern[self.rollable] = np.repeat(g_pid, ends - starts)
 
-        def cat(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
-            out = np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype)
+        # Per pattern: its rolls, edges per roll (the faces shown, or one for a bust), each
+        # roll's first edge, and these laid end to end (p_off: each pattern's first roll).
+        rows = np.array([len(p.weights) for p in self.pattern_list], dtype=np.int64)
+        row_edges = [np.maximum((p.counts > 0).sum(axis=1), 1) for p in self.pattern_list]
+        edges = np.array([int(e.sum()) for e in row_edges], dtype=np.int64)
+        p_off = np.r_[0, np.cumsum(rows)]
+        row_start = _joined([np.r_[0, np.cumsum(e)[:-1]] for e in row_edges], np.int64)
+        probs = _joined([p.probs for p in self.pattern_list], np.float64)
+
+        # Every group's edges, group after group: child key offsets (-1: a bust) and faces.
+        g_edges = edges[g_pid]
+        g_off = np.r_[0, np.cumsum(g_edges)]
+        rel = np.empty(int(g_off[-1]), dtype=np.int64)
+        faces = np.empty(int(g_off[-1]), dtype=np.int8)
+        for pid, (n, _u) in enumerate(pattern_ids):
+            gi = np.flatnonzero(g_pid == pid)
+            at = (g_off[gi][:, None] + np.arange(edges[pid])).ravel()
+            rel[at], faces[at] = (x.ravel() for x in _group_edges(
+                n, g_mask[gi], self.pattern_list[pid], self._width))
+
+        # Node by node: node i's pairs are its pattern's rolls, its edges its group's edges
+        # (child keys offset by its total).
+        node_pid = self.node_pattern[self.rollable]
+        pair_count = np.zeros(k, dtype=np.int64)
+        pair_count[self.rollable] = rows[node_pid]
+        edge_count = np.zeros(k, dtype=np.int64)
+        edge_count[self.rollable] = edges[node_pid]
+        node_g_off = np.zeros(k, dtype=np.int64)
+        node_g_off[self.rollable] = np.repeat(g_off[:-1], ends - starts)
+        edge_start = np.r_[0, np.cumsum(edge_count)]
+        edge_node = np.repeat(np.arange(k), edge_count)
+        rel = rel[node_g_off[edge_node] + np.arange(len(edge_node)) - edge_start[edge_node]]
+        faces = faces[node_g_off[edge_node] + np.arange(len(edge_node)) - edge_start[edge_node]]
+        bust = rel < 0
+        child = np.where(bust, self.fail, self._lookup[np.where(bust, 0, rel + self.total[edge_node])])
+        assert (child >= 0).all()
+        pair_start = np.r_[0, np.cumsum(pair_count)]
+        pair_node = np.repeat(np.arange(k), pair_count)
+        local = np.arange(len(pair_node)) - pair_start[pair_node]
+        row = p_off[self.node_pattern[pair_node]] + local
+        pair_edge_start = np.r_[edge_start[pair_node] + row_start[row], len(edge_node)]
+
+        def fixed(a: np.ndarray, dtype: Any) -> np.ndarray:
+            out = a.astype(dtype)
             out.flags.writeable = False
             return out
 
-        self.pair_start = cat([np.r_[0, np.cumsum(pair_count)]], np.int64)
+        self.pair_start = fixed(pair_start, np.int64)
         """Pairs of node i are pair_start[i]:pair_start[i+1]."""
-        self.pair_node = cat(pair_node_parts, np.int32)
-        self.pair_prob = cat(pair_prob_parts, np.float64)
-        self.pair_local = cat(pair_pat_parts, np.int32)
+        self.pair_node = fixed(pair_node, np.int32)
+        self.pair_prob = fixed(probs[row], np.float64)
+        self.pair_local = fixed(local, np.int32)
         """Index of each pair's projected roll within its node's RollPattern."""
-        self.pair_edge_start = cat([*pes_parts, np.array([edge_total])], np.int64)
+        self.pair_edge_start = fixed(pair_edge_start, np.int64)
         """Edges of pair p are pair_edge_start[p]:pair_edge_start[p+1] (at least one)."""
-        self.edge_child = cat(edge_child_parts, np.int32)
-        self.edge_face = cat(edge_face_parts, np.int8)
+        self.edge_child = fixed(child, np.int32)
+        self.edge_face = fixed(faces, np.int8)
         """Face each edge takes; 0 for the single edge of a bust."""
-        self.edge_pair = cat([np.repeat(np.arange(len(self.pair_node)),
-                                        np.diff(self.pair_edge_start))], np.int32)
-        self.pattern_list = [self._patterns[key] for key in pattern_ids]
+        self.edge_pair = fixed(np.repeat(np.arange(len(pair_node)), np.diff(pair_edge_start)),
+                               np.int32)
 
     def _build_levels(self) -> None:
         """Slices per dice count: nodes [a, c) can roll, [c, b) end the turn by themselves."""
@@ -459,27 +479,68 @@ class TurnSpace:
 
 
 def _group_edges(
-    n: int, mask: int, pat: RollPattern, width: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The edges of any node with n dice left and faces `mask` taken, roll by roll of `pat`:
-    (child key offsets, -1 for a bust; faces, 0 for a bust; edges per roll), each roll's faces
-    in `take_preference` order."""
-    untaken = np.array([f for f in FACES if not mask >> (f - 1) & 1], dtype=np.int64)
-    values = np.array([face_value(int(f)) for f in untaken], dtype=np.int64)
-    counts = pat.counts
+    n: int, masks: np.ndarray, pat: RollPattern, width: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """The edges of the nodes with n dice left and the faces of each of `masks` taken (one
+    row per mask; all with `pat`'s number of untaken faces), roll by roll of `pat`: child key
+    offsets, -1 for a bust, and faces, 0 for a bust; each roll's faces in `take_preference`
+    order."""
+    untaken = _untaken()[masks, : pat.u]  # (groups, u)
+    values = _VALUES[untaken]
+    counts = np.broadcast_to(pat.counts, (len(masks), *pat.counts.shape))  # (groups, rolls, u)
     # take_preference as one number: points set aside * 8 + face orders by points, then by
     # face (faces are 1..6), highest first; faces the roll does not show go last.
-    rank = np.where(counts > 0, counts * values * 8 + untaken, -1)
-    order = np.argsort(-rank, axis=1, kind="stable")
-    c = np.take_along_axis(counts, order, axis=1)
-    f = untaken[order]
-    shown = c > 0
-    bust = ~shown.any(axis=1)[:, None]
-    keep = np.concatenate([shown, bust], axis=1).ravel()
-    key = ((n - c) * (FULL_MASK + 1) + (mask | (1 << (f - 1)))) * width + c * values[order]
-    rel = np.concatenate([key, np.full(bust.shape, -1)], axis=1).ravel()[keep]
-    faces = np.concatenate([f, np.zeros(bust.shape, np.int64)], axis=1).ravel()[keep]
-    return rel, faces.astype(np.int8), np.maximum(shown.sum(axis=1), 1)
+    rank = np.where(counts > 0, counts * values[:, None, :] * 8 + untaken[:, None, :], -1)
+    order = np.argsort(-rank, axis=2, kind="stable")
+    c = np.take_along_axis(counts, order, axis=2)
+    f = np.take_along_axis(np.broadcast_to(untaken[:, None, :], counts.shape), order, axis=2)
+    shown = pat.counts > 0
+    # The faces a roll shows do not depend on the group: keep the shown ones, or the bust.
+    keep = np.concatenate([np.sort(shown, axis=1)[:, ::-1], ~shown.any(axis=1)[:, None]],
+                          axis=1).ravel()
+    key = ((n - c) * (FULL_MASK + 1) + (masks[:, None, None] | (1 << (f - 1)))) * width + (
+        c * _VALUES[f])
+    pad = (*counts.shape[:2], 1)
+    rel = np.concatenate([key, np.full(pad, -1)], axis=2).reshape(len(masks), -1)[:, keep]
+    faces = np.concatenate([f, np.zeros(pad, np.int64)], axis=2).reshape(len(masks), -1)[:, keep]
+    return rel, faces.astype(np.int8)
+
+
+def _joined(parts: list[np.ndarray], dtype: Any) -> np.ndarray:
+    # Arrays end to end (an empty array of `dtype` when there are none).
+    return np.concatenate(parts).astype(dtype) if parts else np.zeros(0, dtype=dtype)
+
+
+_VALUES = np.array((0, *VALUES), dtype=np.int64)
+"""Points per die by face (index 0 unused)."""
+
+
+@cache
+def _untaken() -> np.ndarray:
+    # Per mask of taken faces: the untaken faces in increasing order, padded with 0.
+    table = np.zeros((FULL_MASK + 1, SIDES), dtype=np.int64)
+    for mask in range(FULL_MASK + 1):
+        faces = [f for f in FACES if not mask >> (f - 1) & 1]
+        table[mask, : len(faces)] = faces
+    table.flags.writeable = False
+    return table
+
+
+@cache
+def _faces_taken() -> np.ndarray:
+    # Per mask of taken faces: how many faces it holds.
+    table = np.array([mask.bit_count() for mask in range(FULL_MASK + 1)], dtype=np.int64)
+    table.flags.writeable = False
+    return table
+
+
+@cache
+def _ends_by_itself() -> np.ndarray:
+    # P5 (`turn_ends_by_itself`) per (dice left, faces taken).
+    table = np.array([[turn_ends_by_itself(n, f) for f in range(SIDES + 1)]
+                      for n in range(MAX_DICE + 1)], dtype=bool)
+    table.flags.writeable = False
+    return table
 
 
 @cache
@@ -487,26 +548,29 @@ def _pattern_index(n: int, u: int) -> dict[tuple[int, ...], int]:
     return {tuple(r): j for j, r in enumerate(_roll_pattern(n, u).counts.tolist())}
 
 
-def _reachable(n0: int, mask0: int, total0: int) -> list[tuple[int, int, int]]:
-    """Every (dice, mask, total) reachable from a start node, the start included."""
-    seen = {(n0, mask0, total0)}
-    frontier = [(n0, mask0, total0)]
-    while frontier:
-        nxt = []
-        for n, mask, total in frontier:
-            if turn_ends_by_itself(n, mask.bit_count()):
-                continue
-            for f in FACES:
-                if mask >> (f - 1) & 1:
-                    continue
-                v, bit = face_value(f), 1 << (f - 1)
-                for c in range(1, n + 1):
-                    key = (n - c, mask | bit, total + c * v)
-                    if key not in seen:
-                        seen.add(key)
-                        nxt.append(key)
-        frontier = nxt
-    return list(seen)
+def _reachable(n0: int, mask0: int, total0: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Every (dice, mask, total) reachable from a start node, the start included, sorted: the
+    dice, masks and totals as three arrays."""
+    width = max(VALUES) * MAX_DICE + 1
+    bits = (1 << (np.array(FACES, dtype=np.int64) - 1))[:, None]
+    worth = _VALUES[1:, None]
+    levels = [np.array([(n0 * (FULL_MASK + 1) + mask0) * width + total0], dtype=np.int64)]
+    # Each take adds a face, so the nodes of a step are new: none was reached at an earlier one.
+    while True:
+        n, rest = np.divmod(levels[-1], (FULL_MASK + 1) * width)
+        mask, total = np.divmod(rest, width)
+        live = ~_ends_by_itself()[n, _faces_taken()[mask]]
+        n, mask, total = n[live, None, None], mask[live, None, None], total[live, None, None]
+        if not n.size:
+            break
+        c = np.arange(1, int(n.max()) + 1)  # dice showing the face taken
+        ok = ((mask & bits) == 0) & (c <= n)
+        keys = ((n - c) * (FULL_MASK + 1) + (mask | bits)) * width + total + c * worth
+        keys = np.sort(keys[ok])
+        levels.append(keys[np.r_[True, keys[1:] != keys[:-1]]])  # np.unique, without numpy.ma
+    n, rest = np.divmod(np.sort(np.concatenate(levels)), (FULL_MASK + 1) * width)
+    mask, total = np.divmod(rest, width)
+    return n, mask, total
 
 
 def turn_space(root: TurnPoint) -> TurnSpace:
