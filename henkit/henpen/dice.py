@@ -11,7 +11,7 @@ from bisect import bisect_right
 from collections.abc import Iterable, Mapping
 from fractions import Fraction
 from functools import cache
-from math import factorial
+from math import factorial, prod
 from typing import Any
 
 import numpy as np
@@ -151,9 +151,18 @@ def multinomial_count(counts: Any) -> int:
 
 
 @cache
+def _ways(n: int) -> tuple[int, ...]:
+    # `multinomial_count` of each roll of n dice, in `roll_outcomes` order, without checking
+    # the engine's own rolls (every kernel that rolls dice makes these once per dice count).
+    fact = [factorial(i) for i in range(n + 1)]
+    top = fact[n]
+    return tuple(top // prod(map(fact.__getitem__, c)) for c in _outcomes(n))
+
+
+@cache
 def _probabilities(n: int) -> tuple[Fraction, ...]:
     total = SIDES**n
-    return tuple(Fraction(multinomial_count(c), total) for c in _outcomes(n))
+    return tuple(Fraction(w, total) for w in _ways(n))
 
 
 def roll_probabilities(n: int) -> tuple[Fraction, ...]:
@@ -164,7 +173,9 @@ def roll_probabilities(n: int) -> tuple[Fraction, ...]:
 @cache
 def _table(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     counts = np.array(_outcomes(n), dtype=np.int64).reshape(-1, SIDES)
-    probs = np.array([float(p) for p in _probabilities(n)])
+    # w / 6**n is the correctly rounded float of the chance, as float(Fraction(w, 6**n)) is.
+    total = SIDES**n
+    probs = np.array([w / total for w in _ways(n)], dtype=np.float64)
     cumulative = np.cumsum(probs)
     cumulative[-1] = 1.0  # guard the last bucket against rounding
     for a in (counts, probs, cumulative):
