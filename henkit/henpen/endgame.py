@@ -465,8 +465,10 @@ def _modular(rules: Rules) -> tuple[Any, ...]:
         n -= 2
     pr = np.array(primes, dtype=np.float64)
     levels = []
+    # A weight is at most 6**n <= 6**MAX_DICE < 2**63: int64 remainders are exact.
+    modulus = np.array(primes, dtype=np.int64)
     for a, c, children, starts, weights, sixes in _tables(rules)[3]:
-        w = np.array([[int(x) % q for q in primes] for x in weights], dtype=np.float64)
+        w = (weights.astype(np.int64)[:, None] % modulus).astype(np.float64)
         inv = np.array([pow(sixes, -1, q) for q in primes], dtype=np.float64)
         levels.append((a, c, children, starts, w, inv))
     unit = np.array([pow(SIDES, s_exp, q) for q in primes], dtype=np.float64)

@@ -23,7 +23,7 @@ Layout (all numpy, built once per start node and cached):
 from __future__ import annotations
 
 import heapq
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cache, cached_property, lru_cache
@@ -412,21 +412,22 @@ class TurnSpace:
             out.append((a, c, *tables))
         return out
 
-    def _roll_patterns(self) -> Iterator[Any]:
-        # Each rollable node's roll pattern, in node order: its pairs, in pair order.
-        for i in range(self.size):
-            if self.rollable[i]:
-                yield roll_pattern(int(self.n[i]), SIDES - int(self.mask[i]).bit_count())
+    def _pair_rows(self) -> list[int]:
+        # Each pair's row in its patterns' rows laid end to end (pattern_list order).
+        offset = np.r_[0, np.cumsum([len(p.weights) for p in self.pattern_list], dtype=np.int64)]
+        return (offset[self.node_pattern[self.pair_node]] + self.pair_local).tolist()
 
     @cached_property
     def pair_prob_exact(self) -> list[Fraction]:
         """Exact probability of every pair (built on first use: exact mode only)."""
-        return [f for pattern in self._roll_patterns() for f in pattern.fractions]
+        every = [f for pattern in self.pattern_list for f in pattern.fractions]
+        return [every[r] for r in self._pair_rows()]
 
     @cached_property
     def pair_weight_exact(self) -> list[int]:
         """Every pair's probability times 6**n (n: its node's dice), a whole number (exact mode)."""
-        return [w for pattern in self._roll_patterns() for w in pattern.weights]
+        every = [w for pattern in self.pattern_list for w in pattern.weights]
+        return [every[r] for r in self._pair_rows()]
 
     def __len__(self) -> int:
         return self.size
