@@ -54,7 +54,8 @@ def check_dice(n: object, what: str = "the number of dice", low: int = 0) -> int
 
 def face_value(face: int) -> int:
     """Decision P2: the points a face adds to the total per die showing it (a worm counts 5)."""
-    face = check_face(face)
+    if type(face) is not int or not 1 <= face <= SIDES:  # a plain face needs no checks
+        face = check_face(face)
     return WORM_VALUE if face == WORM else face
 
 

@@ -3,6 +3,7 @@ and the float table the sampler reads are the multinomial formula's, value for v
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import numpy as np
@@ -10,6 +11,9 @@ import pytest
 
 from henkit.henpen.dice import (
     SIDES,
+    WORM,
+    check_face,
+    face_value,
     multinomial_count,
     roll_outcomes,
     roll_probabilities,
@@ -40,3 +44,16 @@ def test_seeded_rolls_follow_the_cumulative_table() -> None:
         for _ in range(200):
             u = b.random()
             assert sample_roll(n, a) == roll_outcomes(n)[int(np.searchsorted(cumulative, u, "right"))]
+
+
+@pytest.mark.parametrize("face", [*range(-2, 10), True, False, np.int64(6), np.int8(3), 6.0, "6",
+                                  None, 2**70])
+def test_face_value_is_the_checked_rule(face: object) -> None:
+    # A plain face skips check_face: every face gets the rule's value, anything else its error.
+    try:
+        want: object = 5 if check_face(face) == WORM else check_face(face)
+    except ValueError as e:
+        with pytest.raises(ValueError, match=re.escape(str(e))):
+            face_value(face)
+    else:
+        assert face_value(face) == want and type(face_value(face)) is int
