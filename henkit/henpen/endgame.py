@@ -226,12 +226,7 @@ def _tables(rules: Rules) -> tuple[Any, ...]:
     # weight as a Python int (probability * 6**n) and the scale 6**(d + (d-1) + ... + 1) that
     # makes every node's value an integer multiple of 1 / (scale * common denominator).
     sp = _space(rules)
-    weights = sp.pair_weight_exact
-    levels = [(n, a, c) for n, a, c, _b in sp.levels if a != c]
-    exact_levels = []
-    for (n, a, c), (_a, _c, children, starts, _probs) in zip(levels, sp.level_tables, strict=True):
-        p0, p1 = int(sp.pair_start[a]), int(sp.pair_start[c])
-        exact_levels.append((a, c, children, starts, np.array(weights[p0:p1], dtype=object), SIDES**n))
+    exact_levels = sp.exact_levels
     d = rules.dice
     scale = SIDES ** (d * (d + 1) // 2)
     return sp.total, sp.has_worm, sp.rollable, exact_levels, scale

@@ -430,24 +430,18 @@ class TurnSolution:
         has_worm = sp.has_worm.tolist()
         totals = sp.total.tolist()
         end = [stop[t] if w else fail for t, w in zip(totals, has_worm, strict=True)]
-        value: list[int] = [*end, fail]
+        # Level by level, fewest dice first, in object arrays of Python ints (exact): each
+        # pair's best edge (a padded edge repeats one, leaving the max alone), then each node's
+        # weighted sum over its pairs, divided by 6**n (exact: see above).
+        value = np.array([*end, fail], dtype=object)
+        ends = value[:-1].copy()
         roll: list[int | None] = [None] * sp.size
-        weight = sp.pair_weight_exact
-        pair_start = sp.pair_start.tolist()
-        pes = sp.pair_edge_start.tolist()
-        child = sp.edge_child.tolist()
-        at = value.__getitem__
-        for n, a, c, _b in sp.levels:
-            unit = SIDES**n  # the pair weights of a node with n dice are chances times 6**n
-            for i in range(a, c):
-                r = 0
-                for p in range(pair_start[i], pair_start[i + 1]):
-                    r += weight[p] * max(map(at, child[pes[p]:pes[p + 1]]))
-                r //= unit  # exact: see above
-                roll[i] = r
-                value[i] = max(end[i], r) if has_worm[i] else r
+        for a, c, children, starts, weights, unit in sp.exact_levels:
+            r = np.add.reduceat(np.maximum.reduce(value[children], axis=0) * weights, starts) // unit
+            roll[a:c] = r.tolist()
+            value[a:c] = np.where(sp.has_worm[a:c], np.maximum(ends[a:c], r), r)
         self._scale = scale
-        self._end, self._value, self._roll = end, value, roll
+        self._end, self._value, self._roll = end, value.tolist(), roll
 
     # -- the policy ---------------------------------------------------------------------------
 

@@ -412,6 +412,22 @@ class TurnSpace:
             out.append((a, c, *tables))
         return out
 
+    @cached_property
+    def exact_levels(self) -> list[tuple[int, int, np.ndarray, np.ndarray, np.ndarray, int]]:
+        """`level_tables` for whole-number solves: per level of rollable nodes [a, c), fewest
+        dice first, (a, c, children, starts, weights, 6**n), where weights holds each pair's
+        `pair_weight_exact` as Python ints (an object array: exact sums of any size)."""
+        weights = self.pair_weight_exact
+        out = []
+        levels = [(n, a, c) for n, a, c, _b in self.levels if a != c]
+        for (n, a, c), (_a, _c, children, starts, _probs) in zip(
+                levels, self.level_tables, strict=True):
+            p0, p1 = int(self.pair_start[a]), int(self.pair_start[c])
+            w = np.array(weights[p0:p1], dtype=object)
+            w.flags.writeable = False
+            out.append((a, c, children, starts, w, SIDES**n))
+        return out
+
     def _pair_rows(self) -> list[int]:
         # Each pair's row in its patterns' rows laid end to end (pattern_list order).
         offset = np.r_[0, np.cumsum([len(p.weights) for p in self.pattern_list], dtype=np.int64)]
