@@ -222,20 +222,20 @@ def _space(rules: Rules) -> TurnSpace:
 
 @lru_cache(maxsize=16)
 def _tables(rules: Rules) -> tuple[Any, ...]:
-    # The turn space's arrays the solves below read, and (for exact solves) each pair's roll
-    # weight as a Python int (probability * 6**n) and the scale 6**(d + (d-1) + ... + 1) that
-    # makes every node's value an integer multiple of 1 / (scale * common denominator).
+    # The turn space's arrays the solves below read, and the scale 6**(d + (d-1) + ... + 1)
+    # that makes every node's value an integer multiple of 1 / (scale * common denominator).
+    # Exact solves also read each pair's roll weight as a Python int (probability * 6**n):
+    # the space's `exact_levels`, made on first use (a float-only kernel never needs them).
     sp = _space(rules)
-    exact_levels = sp.exact_levels
     d = rules.dice
     scale = SIDES ** (d * (d + 1) // 2)
-    return sp.total, sp.has_worm, sp.rollable, exact_levels, scale
+    return sp.total, sp.has_worm, sp.rollable, scale
 
 
 def _ends(rules: Rules, turn: _Turn, values: list[Any], low: Any) -> tuple[Any, Any, Any]:
     """Per node of the turn space: the value of ending there (`low` where the player may not
     stop), and the failure's value; plus the best claim per total (outcome index, -1 none)."""
-    total, has_worm, rollable, _levels, _scale = _tables(rules)
+    total, has_worm, rollable, _scale = _tables(rules)
     fail = values[0]
     best_at = []
     best_val = []
@@ -276,7 +276,7 @@ def _solve_float(rules: Rules, end: np.ndarray, fail: float) -> tuple[np.ndarray
 def _solve_exact(rules: Rules, end: np.ndarray, fail: int) -> tuple[np.ndarray, np.ndarray]:
     """Backward induction in integers (values times scale * common denominator): exact."""
     sp = _space(rules)
-    _total, _worm, _rollable, levels, _scale = _tables(rules)
+    levels = sp.exact_levels
     value = np.empty(sp.size + 1, dtype=object)
     value[:-1] = end
     value[-1] = fail
@@ -325,7 +325,7 @@ def _shared_turn_value(rules: Rules, turn: _Turn, values: list[float]) -> float:
     shape = tuple(key)
     x = memo.get(shape)
     if x is None:
-        total, has_worm, rollable, _levels, _scale = _tables(rules)
+        total, has_worm, rollable, _scale = _tables(rules)
         stop = np.repeat(key[2::2], np.array(key[1::2], dtype=np.intp))[total]
         can = (stop >= 0) & has_worm
         end = np.where(can, stop, -1.0)
@@ -361,7 +361,7 @@ def _root_value(rules: Rules, end: np.ndarray, fail: float) -> float:
 def _ends_float(rules: Rules, turn: _Turn, values: list[float]) -> tuple[np.ndarray, float]:
     """`_ends` in floats, in a few numpy steps (it runs once per turn solve): per node the
     value of ending there (-1 where the player may not stop), and the failure's value."""
-    total, has_worm, rollable, _levels, _scale = _tables(rules)
+    total, has_worm, rollable, _scale = _tables(rules)
     vals = np.array([*values, -1.0])  # the last entry: "no claim" (`_total_index`)
     stop = vals[_total_index(turn.at_total)].max(axis=1)[total]
     can = (stop >= 0) & has_worm
@@ -395,7 +395,7 @@ def _common(values: list[Fraction]) -> int:
 
 def _turn_value_exact(rules: Rules, turn: _Turn, values: list[Fraction]) -> tuple[Fraction, Any]:
     """The exact value of a position's turn given its outcomes' values, and the solve."""
-    scale = _tables(rules)[4]
+    scale = _tables(rules)[3]
     d = _common(values)
     ints = [v.numerator * (d // v.denominator) * scale for v in values]
     end, fail, best = _ends(rules, turn, ints, -1)
@@ -462,7 +462,7 @@ def _modular(rules: Rules) -> tuple[Any, ...]:
     levels = []
     # A weight is at most 6**n <= 6**MAX_DICE < 2**63: int64 remainders are exact.
     modulus = np.array(primes, dtype=np.int64)
-    for a, c, children, starts, weights, sixes in _tables(rules)[3]:
+    for a, c, children, starts, weights, sixes in sp.exact_levels:
         w = (weights.astype(np.int64)[:, None] % modulus).astype(np.float64)
         inv = np.array([pow(sixes, -1, q) for q in primes], dtype=np.float64)
         levels.append((a, c, children, starts, w, inv))
@@ -496,7 +496,7 @@ def _exact_turn(rules: Rules, turn: _Turn, vals: list[Fraction], *, settle: bool
     option within DELTA of the best has the best's law), so the policy stays the best for any
     outcome values within about DELTA / 2 of these."""
     sp = _space(rules)
-    total, has_worm, rollable, _levels, _scale = _tables(rules)
+    total, has_worm, rollable, _scale = _tables(rules)
     pr, levels, unit, _crtc, _product, den = _modular(rules)
     floats = [float(v) for v in vals]
     end_f, fail_f = _ends_float(rules, turn, floats)
@@ -895,7 +895,7 @@ def _outcome_law(rules: Rules, turn: _Turn, vals: list[Any], exact: bool) -> lis
     sp = _space(rules)
     if exact:
         d = _common(vals)
-        scale = _tables(rules)[4]
+        scale = _tables(rules)[3]
         ints = [v.numerator * (d // v.denominator) * scale for v in vals]
         end, fail, best = _ends(rules, turn, ints, -1)
         value, roll = _solve_exact(rules, end, fail)
@@ -1031,7 +1031,7 @@ def _solved_turn(rules: Rules, key: Key, exact: bool) -> tuple[list[Any], Any, A
     memo: dict[Key, Any] = (_EXACT if exact else _FLOAT)[rules]
     vals = [1 - memo[o] for o in turn.outcomes]
     if exact:
-        scale = _tables(rules)[4]
+        scale = _tables(rules)[3]
         d = _common(vals)
         ints = [v.numerator * (d // v.denominator) * scale for v in vals]
         end, fail, _best = _ends(rules, turn, ints, -1)

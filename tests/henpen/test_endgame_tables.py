@@ -15,7 +15,7 @@ def test_modular_weights_are_python_remainders(dice: int) -> None:
     rules = Rules(dice=dice)
     primes, levels, _unit, _crt, product, scale = endgame._modular(rules)
     assert product > scale
-    exact_levels = endgame._tables(rules)[3]
+    exact_levels = endgame._space(rules).exact_levels
     assert len(levels) == len(exact_levels)
     for (a, c, _ch, _st, w, _inv), (a2, c2, _ch2, _st2, weights, _sixes) in zip(
             levels, exact_levels, strict=True):
