@@ -22,8 +22,9 @@ from __future__ import annotations
 
 import logging
 import re
+import sys
 from collections.abc import Callable, Sequence
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from henkit.classpool.records import (
     DECK,
@@ -37,10 +38,10 @@ from henkit.classpool.records import (
     check_who,
 )
 from henkit.core import CHANCE, GameState, Observer, Step
-from henkit.henpen.state import State as HenpenState
-from henkit.hens.actions import DECK as HENS_DECK
-from henkit.hens.actions import Draw
-from henkit.hens.state import State as HensState
+
+if TYPE_CHECKING:  # the engines are imported by the games that use them, not by the pool
+    from henkit.henpen.state import State as HenpenState
+    from henkit.hens.state import State as HensState
 
 LOG = logging.getLogger("henkit.classpool")
 NOT_IN_A_NAME = re.compile(r"[^A-Za-z0-9 _:.()+-]")
@@ -114,6 +115,9 @@ def henpen_records(before: HenpenState, step: Step, after: HenpenState,
 def hens_records(before: HensState, step: Step, after: HensState,
                  who: Callable[[int], str]) -> list[Record]:
     """The records of one Hens move: a draw (deck or pile), and/or every finished barnyard."""
+    from henkit.hens.actions import DECK as HENS_DECK
+    from henkit.hens.actions import Draw
+
     out: list[Record] = []
     action = step.action
     if step.player == CHANCE:
@@ -140,9 +144,9 @@ def pool_observer(recorder: RecordSink, who: Who = STUDENT) -> Observer:
 
     def observe(before: GameState, step: Step, after: GameState) -> None:
         try:
-            if isinstance(before, HenpenState):
+            if _is_state_of(before, "henkit.henpen.state"):
                 records = henpen_records(before, step, after, by_seat)  # type: ignore[arg-type]
-            elif isinstance(before, HensState):
+            elif _is_state_of(before, "henkit.hens.state"):
                 records = hens_records(before, step, after, by_seat)  # type: ignore[arg-type]
             else:
                 return
@@ -154,3 +158,11 @@ def pool_observer(recorder: RecordSink, who: Who = STUDENT) -> Observer:
             recorder.record_many(records)
 
     return observe
+
+
+def _is_state_of(state: object, module: str) -> bool:
+    # True when `state` is a State of the game engine `module`. A State of a module that was
+    # never imported cannot exist, so a Henpen lesson never imports the Hens engine (nor a
+    # Hens lesson Henpen's) just to find out which game it plays.
+    engine = sys.modules.get(module)
+    return engine is not None and isinstance(state, engine.State)

@@ -40,10 +40,6 @@ from henkit.henpen.dice import (
     check_roll,
 )
 from henkit.henpen.rules import is_bust, turn_ends_by_itself
-from henkit.henpen.state import FAILURES
-from henkit.hens.cards import card as hens_card
-from henkit.hens.rules import check_players
-from henkit.hens.scoring import STEPS
 
 PAGE_ID = re.compile(r"[0-9a-f]{16}")
 """A page id: 16 lowercase hex digits (64 random bits), e.g. from `new_page_id()`."""
@@ -219,6 +215,8 @@ class TurnRecord(Record):
     serving: int | None = None
 
     def __post_init__(self) -> None:
+        from henkit.henpen.state import FAILURES  # the engine: imported once a turn is recorded
+
         super().__post_init__()
         check_who(self.who)
         object.__setattr__(self, "total", whole(self.total, "a turn's total", 0,
@@ -269,6 +267,9 @@ class DrawRecord(Record):
                 self.source, f'a draw\'s source ("{DECK}" or the seat of the player whose pile '
                 "it is, 0 is player 1)", 0, MAX_SEAT))
         # The engine's own card table says which cards exist; the record keeps the code.
+        from henkit.hens.cards import card as hens_card  # the Hens engine, only for a draw
+        from henkit.hens.rules import check_players
+
         object.__setattr__(self, "card", hens_card(self.card).code)
         if self.players is not None:
             object.__setattr__(self, "players", check_players(self.players))
@@ -290,6 +291,8 @@ def _score_line(line: object) -> tuple[str, int]:
         step, points = line
     else:
         raise ValueError(f"a score line is a (step, points) pair, not {line!r}")
+    from henkit.hens.scoring import STEPS  # the Hens engine, only for a barnyard
+
     if step not in STEPS:
         raise ValueError(f"a score line's step is one of {', '.join(map(repr, STEPS))}, "
                          f"not {step!r}")
@@ -310,6 +313,8 @@ class BarnyardRecord(Record):
 
     def __post_init__(self) -> None:
         super().__post_init__()
+        from henkit.hens.scoring import STEPS
+
         check_who(self.who)
         if isinstance(self.lines, str | bytes | Mapping) or not isinstance(self.lines, Iterable):
             raise ValueError(f"a barnyard's lines are (step, points) pairs, not {self.lines!r}")
