@@ -57,3 +57,26 @@ def test_a_henpen_lesson_does_not_import_the_hens_bots_and_a_hens_one_not_the_he
     cards = loaded_after("from henkit.hens import card\ncard('Pa3')")
     assert "henkit.hens.cards" in cards
     assert not {"henkit.hens.bots", "henkit.hens.state", "henkit.henpen.bots"} & cards
+
+
+def test_lazy_package_refuses_what_is_not_a_loaded_package_or_a_name_map():
+    from henkit.lazy import lazy_package
+
+    for bad in ("henkit.no_such_package", "henkit.checks", 3, None):
+        with pytest.raises(ValueError, match="loaded package"):
+            lazy_package(bad, {})  # type: ignore[arg-type]
+    throwaway = ModuleType("henkit_lazy_test_pkg")
+    throwaway.__path__ = []  # type: ignore[attr-defined]
+    sys.modules[throwaway.__name__] = throwaway
+    try:
+        for bad_homes in ([("a", "b")], {"a": 1}, {1: "b"}, {"a b": "c"}, {"a": "b.c"}):
+            with pytest.raises(ValueError, match="homes"):
+                lazy_package(throwaway.__name__, bad_homes)  # type: ignore[arg-type]
+        # The package is left as it was by a refused call.
+        assert type(throwaway) is ModuleType
+        get, listing = lazy_package(throwaway.__name__, {"dumps": "json_like"})
+        assert "dumps" in listing()
+        with pytest.raises(AttributeError, match="no attribute 'missing'"):
+            get("missing")
+    finally:
+        del sys.modules[throwaway.__name__]

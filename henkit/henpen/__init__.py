@@ -2,11 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from importlib import import_module
-from importlib.util import find_spec
-from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from henkit.lazy import lazy_package
 
 if TYPE_CHECKING:
     from henkit.henpen.actions import ROLL, Roll, Stop, Take
@@ -73,34 +71,7 @@ _HOME = {  # each public name -> the module that defines it
 }
 
 
-# Each name is imported from its module when first asked for (PEP 562): a lesson importing one
-# module of the package does not pay for importing the others (a kernel's import time is part
-# of how long a dashboard takes to open). `import henkit.henpen` then `henkit.henpen.odds` works too.
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is not None:
-        value = getattr(import_module(f"{__name__}.{home}"), name)
-    elif not name.startswith("_") and find_spec(f"{__name__}.{name}") is not None:
-        value = import_module(f"{__name__}.{name}")  # a submodule
-    else:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    globals()[name] = value  # later lookups find it without this call
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
-
-
-class _Package(ModuleType):
-    """This package, whose public names keep their meaning when a submodule of the same name is
-    imported (`simulate`): Python binds a submodule to its package's attribute, which the eager
-    package's own import then overwrote with the function; lazily, that binding is skipped."""
-
-    def __setattr__(self, name: str, value: Any) -> None:
-        if name in _HOME and isinstance(value, ModuleType):
-            return
-        super().__setattr__(name, value)
-
-
-sys.modules[__name__].__class__ = _Package
+# Each name is imported from its module when first asked for (`henkit.lazy`): a lesson importing
+# one module of the package does not pay for importing the others. `import henkit.henpen` then
+# `henkit.henpen.odds` works too.
+__getattr__, __dir__ = lazy_package(__name__, _HOME, submodules=True)

@@ -15,8 +15,9 @@ click changes widgets, never makes new ones: a dashboard's page gets few models 
 
 from __future__ import annotations
 
-from importlib import import_module
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
+
+from henkit.lazy import lazy_package
 
 if TYPE_CHECKING:
     from henkit.widgets.arena import Arena
@@ -33,15 +34,4 @@ __all__ = ["Arena", "BarnyardGame", "DiceTray", "HenpenTable", "Predict"]
 _HOME = {"Arena": "arena", "BarnyardGame": "barnyard", "DiceTray": "dice_tray",
          "HenpenTable": "henpen_table", "Predict": "predict"}
 
-
-def __getattr__(name: str) -> Any:
-    home = _HOME.get(name)
-    if home is None:
-        raise AttributeError(f"module 'henkit.widgets' has no attribute {name!r}")
-    value = getattr(import_module(f"henkit.widgets.{home}"), name)
-    globals()[name] = value  # later lookups find it without this call
-    return value
-
-
-def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+__getattr__, __dir__ = lazy_package(__name__, _HOME)
