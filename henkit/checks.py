@@ -20,6 +20,11 @@ def whole(x: object, what: str, low: int | None = None, high: int | None = None)
     if type(x) is int and type(what) is str and (low is None or (type(low) is int and x >= low)) and (
             high is None or (type(high) is int and x <= high)):
         return x
+    return _whole_checked(x, what, low, high)
+
+
+def _whole_checked(x: object, what: str, low: int | None, high: int | None) -> int:
+    # `whole`'s checks one after another (its fast path must agree with them: a test says so).
     if not isinstance(what, str) or not all(
             b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in (low, high)):
         raise ValueError(f"whole(x, what, low, high) needs text and int bounds, not {what!r}, "

@@ -9,27 +9,12 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from henkit.checks import whole
+from henkit.checks import _whole_checked, whole
 
 
 def checked(x: object, what: str, low: Any = None, high: Any = None) -> int:
     """The full checks, one after another, as `whole` documents them."""
-    if not isinstance(what, str) or not all(
-            b is None or (isinstance(b, int) and not isinstance(b, bool)) for b in (low, high)):
-        raise ValueError(f"whole(x, what, low, high) needs text and int bounds, not {what!r}, "
-                         f"{low!r}, {high!r}")
-    if isinstance(x, bool | np.bool_) or not isinstance(x, int | np.integer):
-        raise ValueError(f"{what} must be a whole number, not {x!r}")
-    value = int(x)
-    if (low is not None and value < low) or (high is not None and value > high):
-        if low is not None and high is not None:
-            allowed = f"from {low} to {high}"
-        elif low is not None:
-            allowed = f"at least {low}"
-        else:
-            allowed = f"at most {high}"
-        raise ValueError(f"{what} must be {allowed}, not {value}")
-    return value
+    return _whole_checked(x, what, low, high)
 
 
 def outcome(f: Any, *args: Any) -> tuple[str, Any, type]:
