@@ -661,7 +661,10 @@ def _count(rules: Rules, root: Key, known: dict[Key, Any], cap: int) -> tuple[in
 
 
 def _too_large(rules: Rules, root: Key, known: dict[Key, Any], limit: int, cap: int) -> None:
-    n, whole_count = _count(rules, root, known, cap)
+    _refuse(*_count(rules, root, known, cap), root, limit, cap)
+
+
+def _refuse(n: int, whole_count: bool, root: Key, limit: int, cap: int) -> None:
     size = f"{n:,}" if whole_count else f"more than {cap:,}"
     raise ValueError(f"this endgame has {size} positions to solve, more than the limit of "
                      f"{limit:,} (grill {list(root[0])}): raise limit= or wait for a smaller grill")
@@ -672,10 +675,11 @@ def positions(state: State, *, limit: int = DEFAULT_LIMIT) -> int:
     endgame's size, the state's own position included); ValueError when more than `limit`."""
     state = _check_state(state, start=False)
     limit = _check_limit(limit)
-    rules, root = state.rules, key_of(state)
-    n, whole_count = _count(rules, root, {}, limit)
-    if not whole_count or n > limit:
-        _too_large(rules, root, {}, limit, limit * _COUNT_CAP)
+    # One count, on past the limit as far as the refusal says (not a count, then a recount).
+    root, cap = key_of(state), limit * _COUNT_CAP
+    n, whole_count = _count(state.rules, root, {}, cap)
+    if n > limit:
+        _refuse(n, whole_count, root, limit, cap)
     return n
 
 
