@@ -27,6 +27,8 @@ WORM_VALUE = 5
 _GENERATOR = np.random.Generator  # looked up once: sample_roll runs at every roll of a game
 MAX_DICE = 20
 """The most dice a roll (and a turn, `Rules.dice`) may have."""
+MAX_ROLLS = 10_000_000
+"""The most rolls `sample_rolls` draws in one call (six counts of 8 bytes each: 480 MB)."""
 
 
 def check_face(face: object) -> int:
@@ -213,6 +215,18 @@ def sample_roll(n: int, rng: np.random.Generator) -> tuple[int, ...]:
         # (a lesson rolls 200,000 times).
         return outcomes[bisect_right(cumulative, (bits.random_raw() >> 11) * _TWO_TO_MINUS_53)]
     return outcomes[bisect_right(cumulative, rng.random())]
+
+
+def sample_rolls(n: int, rng: np.random.Generator, rolls: int) -> np.ndarray:
+    """`rolls` rolls of n fair dice at once, as counts (an int array, one row per roll): the
+    rolls that as many `sample_roll(n, rng)` calls would give, in the same order."""
+    n = check_dice(n)
+    check_rng(rng)
+    rolls = whole(rolls, "rolls", 1, MAX_ROLLS)
+    counts, _probs, cumulative = _table(n)
+    # rng.random(k) gives the doubles that k calls of rng.random() would, and searchsorted finds
+    # the bucket bisect_right finds in sample_roll: the same rolls, a simulation's worth at once.
+    return counts[np.searchsorted(cumulative, rng.random(rolls), side="right")]
 
 
 _RAW_DOUBLE = (np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64)

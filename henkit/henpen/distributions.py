@@ -25,13 +25,14 @@ from henkit.henpen.batch import threshold_policy
 from henkit.henpen.dice import (
     FACES,
     MAX_DICE,
+    MAX_ROLLS,
     WORM,
     check_dice,
     check_face,
     face_name,
     roll_outcomes,
     roll_probabilities,
-    roll_table,
+    sample_rolls,
 )
 from henkit.henpen.inputs import check_flag, check_seed
 from henkit.henpen.odds import (
@@ -46,9 +47,6 @@ from henkit.henpen.odds import (
 from henkit.henpen.rules import Claim, Rules
 from henkit.henpen.state import Phase, State
 from henkit.henpen.turnspace import FULL_MASK, TurnPoint, faces_mask, mask_faces
-
-MAX_ROLLS = 10_000_000
-"""The most rolls `simulate_face_counts` draws in one call."""
 
 __all__ = [
     "DecisionMap",
@@ -82,10 +80,7 @@ def simulate_face_counts(n: int, face: int, rolls: int, seed: Any = 0) -> np.nda
     rolls = whole(rolls, "rolls", 1, MAX_ROLLS)
     check_seed(seed)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    counts, _probs, cumulative = roll_table(n)
-    # One uniform per roll, looked up in the cumulative table: the same draw as dice.sample_roll.
-    which = np.searchsorted(cumulative, rng.random(rolls), side="right")
-    return counts[which, face - 1]
+    return sample_rolls(n, rng, rolls)[:, face - 1]
 
 
 def bust_chances(max_dice: int = 8) -> tuple[tuple[Fraction, ...], ...]:

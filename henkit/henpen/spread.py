@@ -29,7 +29,14 @@ import numpy as np
 
 from henkit.checks import whole
 from henkit.henpen.batch import optimal_policy, threshold_policy
-from henkit.henpen.dice import VALUES, check_dice, roll_outcomes, roll_probabilities, roll_table
+from henkit.henpen.dice import (
+    MAX_ROLLS,
+    VALUES,
+    check_dice,
+    roll_outcomes,
+    roll_probabilities,
+    sample_rolls,
+)
 from henkit.henpen.inputs import as_fraction, check_flag, check_seed
 from henkit.henpen.odds import EndDistribution, TurnReward, position_reward, solve_turn
 
@@ -48,8 +55,6 @@ __all__ = [
     "waits",
 ]
 
-MAX_ROLLS = 10_000_000
-"""The most rolls `simulate_roll_totals` draws in one call."""
 MAX_TURNS = 50
 """The most turns `sum_of_turns` adds up."""
 MAX_DECK = 10_000
@@ -83,9 +88,7 @@ def simulate_roll_totals(n: int, rolls: int, seed: Any = 0) -> np.ndarray:
     rolls = whole(rolls, "rolls", 1, MAX_ROLLS)
     check_seed(seed)
     rng = seed if isinstance(seed, np.random.Generator) else np.random.default_rng(seed)
-    counts, _probs, cumulative = roll_table(n)
-    which = np.searchsorted(cumulative, rng.random(rolls), side="right")
-    return counts[which] @ np.array(VALUES, dtype=np.int64)
+    return sample_rolls(n, rng, rolls) @ np.array(VALUES, dtype=np.int64)
 
 
 # -- spread ------------------------------------------------------------------------------------

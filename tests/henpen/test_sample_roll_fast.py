@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from henkit.henpen import dice
-from henkit.henpen.dice import MAX_DICE, sample_roll
+from henkit.henpen.dice import MAX_DICE, MAX_ROLLS, sample_roll, sample_rolls
 
 BIT_GENERATORS = [np.random.PCG64, np.random.PCG64DXSM, np.random.Philox, np.random.SFC64,
                   np.random.MT19937]
@@ -62,3 +62,26 @@ def test_a_seeded_series_of_rolls_is_what_it_was():
     assert rolls == [by_random(3, twin) for _ in range(2000)]
     assert all(sum(r) == 3 and len(r) == 6 for r in rolls)
     assert len(set(rolls)) > 20
+
+
+@settings(max_examples=30, deadline=None)
+@given(kind=st.sampled_from(BIT_GENERATORS), seed=st.integers(0, 2**63),
+       n=st.integers(0, MAX_DICE), rolls=st.integers(1, 400))
+def test_sample_rolls_gives_the_rolls_of_as_many_sample_roll_calls(kind, seed, n, rolls):
+    mine, twin = np.random.Generator(kind(seed)), np.random.Generator(kind(seed))
+    batch = sample_rolls(n, mine, rolls)
+    assert batch.shape == (rolls, 6)
+    assert [tuple(row) for row in batch.tolist()] == [sample_roll(n, twin) for _ in range(rolls)]
+    assert same_state(mine.bit_generator.state, twin.bit_generator.state)
+
+
+@pytest.mark.parametrize("bad", [
+    {"n": -1}, {"n": MAX_DICE + 1}, {"n": 2.5}, {"rolls": 0}, {"rolls": MAX_ROLLS + 1},
+    {"rolls": "9"}, {"rng": 7}, {"rng": np.random.RandomState(1)}])
+def test_sample_rolls_refuses_bad_input_and_leaves_the_stream_alone(bad):
+    rng = np.random.default_rng(3)
+    before = rng.bit_generator.state
+    args = {"n": 3, "rng": rng, "rolls": 10} | bad
+    with pytest.raises(ValueError, match=r"rolls|dice|Generator"):
+        sample_rolls(**args)
+    assert rng.bit_generator.state == before
