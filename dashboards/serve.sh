@@ -21,6 +21,8 @@
 # before the first widget) and anywidget (unused): henkit.display draws the charts instead; and
 # jupyterlab_pygments (code highlighting: the sources are stripped). JupyterLab's widget manager
 # stays: without it the Output widgets, and so the charts, stay empty.
+# Its VoilaExporter setting checks a page's notebook against the notebook format once, after
+# nbconvert's preprocessors, not after each of them (12 checks of a whole lesson per page).
 # Its tornado_settings make pages lighter: gzip on every text response and permessage-deflate on
 # the kernel's websocket (a first visit to a dashboard moved 10 MB, now under 3 MB; a second
 # dashboard in the same browser 0.24 MB, now 0.03 MB: tests/browser/test_page_weight.py).

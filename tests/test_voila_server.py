@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import importlib.util
+import json
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -417,3 +418,75 @@ def test_a_rules_sheet_is_served_as_a_page_rendered_from_its_one_home():
     for wrong in ("chess", "../henpen", ""):
         with pytest.raises(ValueError, match="'henpen' and 'hens'"):
             GUARD.rules_page(wrong)
+
+
+# --- Templates compiled once for every page ---------------------------------------------------
+
+
+@pytest.fixture
+def compiles(monkeypatch):
+    """The names of the templates Jinja compiles from source while the test runs."""
+    from jinja2 import Environment
+
+    compiled: list[str] = []
+    original = Environment.compile
+
+    def counting(self, source, name=None, filename=None, raw=False, defer_init=False):
+        compiled.append(name)
+        return original(self, source, name, filename, raw, defer_init)
+
+    monkeypatch.setattr(Environment, "compile", counting)
+    return compiled
+
+
+def test_a_template_is_compiled_once_for_every_environment_and_again_when_edited(compiles):
+    from jinja2 import DictLoader, Environment
+
+    cache = GUARD.CompiledTemplates()
+    sources = {"page.j2": "{% for x in xs %}[{{ x }}]{% endfor %}"}
+
+    def fresh(**settings):
+        return Environment(loader=DictLoader(sources), bytecode_cache=cache, **settings)
+
+    assert fresh().get_template("page.j2").render(xs=[1, 2]) == "[1][2]"
+    assert fresh().get_template("page.j2").render(xs=[3]) == "[3]"
+    assert compiles == ["page.j2"]  # the second environment used the compiled code
+    # What a template compiles to depends on the environment: an async one compiles its own.
+    page = fresh(enable_async=True).get_template("page.j2")
+    assert run(page.render_async(xs=[4])) == "[4]"
+    assert compiles == ["page.j2", "page.j2"]
+    sources["page.j2"] = "{{ xs | length }} items"
+    assert fresh().get_template("page.j2").render(xs=[1, 2]) == "2 items"
+    assert len(compiles) == 3
+
+
+def test_install_makes_every_voila_page_share_its_compiled_templates(monkeypatch, compiles):
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from voila.exporter import VoilaExporter
+    from voila.paths import collect_template_paths
+
+    monkeypatch.setattr(TemplateExporter, "_create_environment",
+                        TemplateExporter._create_environment)
+    monkeypatch.setenv("JUPYTER_PATH", str(SERVER.parent / "jupyter"))
+    GUARD.install()
+    paths = collect_template_paths(["voila", "nbconvert"], "henkit")
+
+    def page_templates() -> None:
+        """What Voilà does for each page: a new exporter, its environment, the page template."""
+        exporter = VoilaExporter(template_paths=paths, template_name="henkit")
+        exporter.environment.get_template("index.html.j2")
+
+    page_templates()
+    assert compiles == ["index.html.j2"]  # the templates it extends load as the page renders
+    page_templates()
+    page_templates()
+    assert compiles == ["index.html.j2"]
+
+
+def test_voila_checks_a_pages_notebook_once_not_after_every_preprocessor():
+    from traitlets.config import Config
+    from voila.exporter import VoilaExporter
+
+    settings = json.loads((SERVER.parent / "voila.json").read_text())
+    exporter = VoilaExporter(config=Config(settings))
+    assert exporter.optimistic_validation is True
