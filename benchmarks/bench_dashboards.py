@@ -6,8 +6,9 @@
   floor-cut     the probe page on a server with issue 11's settings beside one with issue 14's
                 (scripts preloaded, unused extensions off), samples taken in turn
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
-                before the first widget, widget models, kernel messages and bytes before usable,
-                and the page's phases (loaded, kernel connected, widget states, usable)
+                before the first widget, the server's CPU for the page opened cold, widget
+                models, kernel messages and bytes before usable, and the page's phases (loaded,
+                kernel connected, widget states, usable)
   clicks        click to update on the dashboards that have a timed control
   rush-lesson   30 viewers at once on dashboard 1, served with `LESSON=01_rolling_dice
                 CLASS=30` (also: how long preparing the lesson took, and its kernels' memory)
@@ -319,16 +320,52 @@ def kernel_time_to_first_widget(notebook: Path) -> tuple[float, float, int]:
     return before, total, views
 
 
+def server_cpu_cold(site: Path, names: list[str]) -> dict[str, list[float]]:
+    """Voilà's own CPU seconds for each page rendered cold (a new kernel runs the notebook while
+    the server renders it), SAMPLES rounds of plain HTTP fetches taken in turn."""
+    import http.cookiejar
+    import urllib.request
+
+    server = VoilaServer(port=free_port(), site=site,
+                         extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
+    # Voilà's shutdown request needs the _xsrf cookie, which the landing page sets.
+    cookies = http.cookiejar.CookieJar()
+    client = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
+    client.open(server.url, timeout=60).read()
+    xsrf = next(c.value for c in cookies if c.name == "_xsrf")
+    cpu: dict[str, list[float]] = {n: [] for n in names}
+    try:
+        server.wait_until_quiet(timeout=600)
+        for _ in range(SAMPLES):
+            for name in names:
+                before = cpu_seconds(server.process.pid)
+                html = client.open(server.dashboard_url(name), timeout=120).read().decode()
+                cpu[name].append(cpu_seconds(server.process.pid) - before)
+                # Shut the page's kernel down, as a closed tab does (not counted above).
+                kernel = re.search(r'"kernelId": "([0-9a-f-]+)"', html).group(1)
+                client.open(urllib.request.Request(
+                    f"{server.url}voila/api/shutdown/{kernel}", data=b"", method="POST",
+                    headers={"X-XSRFToken": xsrf}), timeout=60).read()
+                time.sleep(1.0)
+    finally:
+        server.stop()
+    return cpu
+
+
 def run_breakdown(browser, names: list[str]) -> list[Result]:
     """The breakdown part: for the probe and each dashboard, kernel time before the first widget
-    (a fresh kernel, as a cold page), widget models, kernel messages and bytes before usable,
-    page HTML bytes (a preheated page)."""
+    (a fresh kernel, as a cold page), Voilà's CPU for the page rendered cold, widget models,
+    kernel messages and bytes before usable, page HTML bytes (a preheated page)."""
     site = site_with_probe()
     results = []
     for name in [PROBE.name, *names]:
         before, total, views = kernel_time_to_first_widget((site / name).resolve())
         results.append(Result(f"{name}: kernel time before the first widget", before, "s", None,
                               False, f"whole notebook {total:.2f} s; {views} widget views shown"))
+    for name, seconds in server_cpu_cold(site, [PROBE.name, *names]).items():
+        results.append(Result(f"{name}: the server's CPU for the page, cold",
+                              statistics.median(seconds), "s", None, False,
+                              f"median of {len(seconds)}: {', '.join(f'{t:.2f}' for t in seconds)}"))
     server = VoilaServer(port=free_port(), site=site).start()
     try:
         server.wait_for_pools(dashboards(site), timeout=600)
