@@ -14,6 +14,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from queue import Empty
+from types import SimpleNamespace
 
 import pytest
 import zmq
@@ -490,3 +491,44 @@ def test_voila_checks_a_pages_notebook_once_not_after_every_preprocessor():
     settings = json.loads((SERVER.parent / "voila.json").read_text())
     exporter = VoilaExporter(config=Config(settings))
     assert exporter.optimistic_validation is True
+
+
+def test_a_markdown_text_is_rendered_once_unless_it_shows_an_image(monkeypatch):
+    import voila.exporter
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from voila.exporter import VoilaExporter
+
+    monkeypatch.setattr(TemplateExporter, "_create_environment",
+                        TemplateExporter._create_environment)
+    monkeypatch.setattr(VoilaExporter, "markdown2html", VoilaExporter.markdown2html)
+    monkeypatch.setattr(GUARD, "_RENDERED_MARKDOWN", {})
+    rendered: list[str] = []
+    render = voila.exporter.MarkdownWithMath.render
+    monkeypatch.setattr(voila.exporter.MarkdownWithMath, "render",
+                        lambda self, s: rendered.append(s) or render(self, s))
+    GUARD.install()
+
+    def page(source: str, attachments: dict | None = None) -> str:
+        """The HTML a new page's exporter makes of one markdown cell's text."""
+        cell = {"cell_type": "markdown", "attachments": attachments or {}}
+        no_files = SimpleNamespace(file_exists=lambda path: False)  # the served folder's files
+        exporter = VoilaExporter(contents_manager=no_files)
+        template = exporter.environment.from_string("{{ text | markdown2html }}")
+        return template.render(cell=cell, text=source)
+
+    text = "## Odds\n\nThe chance is **1/27** and $p^3$."
+    first = page(text)
+    assert "<strong>1/27</strong>" in first
+    assert page(text) == first and page(text) == first
+    assert rendered == [text]  # three pages, one rendering
+    assert "<em>other</em>" in page("An *other* text")
+    assert len(rendered) == 2
+    shown = "An image: ![hen](hen.png)"
+    page(shown)
+    page(shown)
+    assert rendered[2:] == [shown, shown]  # inlines the image file as it is now, every time
+    with_attachment = "See ![x](attachment:x.png)"
+    attachments = {"x.png": {"image/png": "iVBORw0KGgo="}}
+    page(with_attachment, attachments)
+    page(with_attachment, attachments)
+    assert rendered[4:] == [with_attachment, with_attachment]
