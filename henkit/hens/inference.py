@@ -84,26 +84,37 @@ def _handfuls(view: View, seat: int) -> tuple[list[tuple[Card, ...]], list[int],
     if comb(len(kinds) + m - 1, m) > MAX_HANDS:
         raise ValueError(f"more than {MAX_HANDS:,} possible hands: too many to list one by one "
                          "(ask later in the game, when fewer cards are unseen)")
-    hands: list[tuple[Card, ...]] = []
-    ways: list[int] = []
     # Handfuls of kinds with repeats, in sorted order (that of combinations_with_replacement);
     # a kind may repeat only as often as it has copies, and copies are alike: C(copies, n) ways
     # to pick n of them. Built kind by kind, so no handful with too many copies is ever made:
-    # after a prefix, the next kind in sorted order comes first and, for one kind, more
-    # copies first (Pa1 Pa1 Pa2 sorts before Pa1 Pa2 Pa2).
+    # the handfuls from kinds[i:] are those that start with kind i (more copies first: Pa1 Pa1
+    # Pa2 sorts before Pa1 Pa2 Pa2), then those from kinds[i + 1:]. The shorter tails are
+    # listed once each and shared (not rebuilt for every prefix, as recursing would).
     copies = [pool[k] for k in kinds]
+    tails: dict[tuple[int, int], tuple[list[tuple[Card, ...]], list[int]]] = {}
 
-    def extend(prefix: tuple[Card, ...], start: int, left: int, n: int) -> None:
+    def after(i: int, left: int) -> tuple[list[tuple[Card, ...]], list[int]]:
+        """The handfuls of `left` cards from kinds[i:], in sorted order, with their ways."""
         if not left:
-            hands.append(prefix)
-            ways.append(n)
-            return
-        for i in range(start, len(kinds)):
-            k, c = kinds[i], copies[i]
-            for t in range(min(c, left), 0, -1):
-                extend(prefix + (k,) * t, i + 1, left - t, n * comb(c, t))
+            return [()], [1]
+        got = tails.get((i, left))
+        if got is None:
+            hands: list[tuple[Card, ...]] = []
+            ways: list[int] = []
+            if i < len(kinds):
+                k, c = kinds[i], copies[i]
+                for t in range(min(c, left), 0, -1):
+                    head, n = (k,) * t, comb(c, t)
+                    rest, rest_ways = after(i + 1, left - t)
+                    hands += [head + h for h in rest]
+                    ways += [n * w for w in rest_ways]
+                rest, rest_ways = after(i + 1, left)
+                hands += rest
+                ways += rest_ways
+            got = tails[i, left] = hands, ways
+        return got
 
-    extend((), 0, m, 1)
+    hands, ways = after(0, m)
     return hands, ways, comb(population, m)
 
 
@@ -180,6 +191,19 @@ def _tops(view: View, seat: int) -> list[tuple[int, Card]]:
             if pile_problem(s, seat, view.players, view.round, len(pile)) is None]
 
 
+class _Scores(dict):
+    """`greedy_value` of each card on one barnyard, worked out the first time it is asked for
+    (a dict, so a hand's scores are plain lookups)."""
+
+    def __init__(self, barnyard: Barnyard, goal: int) -> None:
+        super().__init__()
+        self.barnyard, self.goal = barnyard, goal
+
+    def __missing__(self, c: Card) -> int:
+        v = self[c] = greedy_value(self.barnyard, self.goal, c)
+        return v
+
+
 def greedy_takes(view: View, seat: int, source: int) -> Likelihood:
     """The likelihood "the greedy bot at `seat` drew the top of `source`'s pile", as a function
     of its whole hand: 1 when the greedy rule (`greedy_draw`) picks that pile, else 0.
@@ -196,24 +220,23 @@ def greedy_takes(view: View, seat: int, source: int) -> Likelihood:
         raise ValueError(f"seat {q} cannot take from seat {source}'s pile now (its own pile, an "
                          "empty pile and every pile in round 1 are not allowed)")
     yard, goal = view.barnyards[q], view.goal
-    scores: dict[Card, int] = {}
-
-    def value(c: Card) -> int:
-        if c not in scores:
-            scores[c] = greedy_value(yard, goal, c)
-        return scores[c]
-
+    scores = _Scores(yard, goal)
     empty = _empty_hand(yard, goal)
-    top_values = [(s, value(t)) for s, t in tops]
+    top_values = [(s, scores[t]) for s, t in tops]
     otherwise = DECK if view.deck_size else tops[0][0]
+    picks: dict[int, int] = {}  # the best score in hand -> the likelihood it gives
 
     def likelihood(hand: tuple[Card, ...]) -> int:
-        best = max((value(c) for c in hand), default=empty)
-        pick = otherwise
-        for s, v in top_values:
-            if v > best:
-                best, pick = v, s
-        return int(pick == source)
+        best = max(map(scores.__getitem__, hand), default=empty)
+        got = picks.get(best)
+        if got is None:
+            # The greedy rule: the first pile whose top beats the best card so far.
+            pick, top = otherwise, best
+            for s, v in top_values:
+                if v > top:
+                    top, pick = v, s
+            got = picks[best] = int(pick == source)
+        return got
 
     return likelihood
 
@@ -311,24 +334,37 @@ class Posterior:
         index of each hand's likelihood among the distinct nonzero ones (-1 for 0), and those
         likelihoods; None when the ways could overflow 64-bit sums."""
         size = len(self.hands[0])
-        if (set(map(type, self.ways)) != {int} or min(self.ways) < 0
-                or sum(self.ways) >= 1 << 62 or set(map(len, self.hands)) != {size}
-                or not set(map(type, chain.from_iterable(self.hands))) <= {Card}):
-            return None  # hands, ways or likelihoods not as `posterior` makes them
-        cards = np.array(self.hands, dtype=np.int64).reshape(len(self.hands), size)
-        # Equal likelihoods are mostly one object (`posterior` makes each distinct one once):
-        # looking up ids spares hashing a Fraction per hand.
-        by_id: dict[int, int] = {}
-        by_value: dict[Fraction, int] = {}
-        at = []
-        for like in self.likelihoods:
-            i = by_id.get(id(like))
-            if i is None:
-                i = by_value.setdefault(like, len(by_value)) if like else -1
-                by_id[id(like)] = i
-            at.append(i)
-        likes = tuple(by_value)
-        return cards, np.array(self.ways, dtype=np.int64), np.array(at, dtype=np.int64), likes
+        made = self.__dict__.get("_made")
+        if made is not None:  # `posterior` made it: Cards, whole ways, likelihoods' places known
+            if sum(self.ways) >= 1 << 62:
+                return None
+            at, distinct = made
+            # Places among the nonzero likelihoods, in order; -1 for 0.
+            likes = tuple(like for like in distinct if like)
+            renumber = np.array([likes.index(like) if like else -1 for like in distinct],
+                                dtype=np.int64)
+            like_at = renumber[np.array(at, dtype=np.int64)]
+        else:
+            if (set(map(type, self.ways)) != {int} or min(self.ways) < 0
+                    or sum(self.ways) >= 1 << 62 or set(map(len, self.hands)) != {size}
+                    or not set(map(type, chain.from_iterable(self.hands))) <= {Card}):
+                return None  # hands, ways or likelihoods not as `posterior` makes them
+            # Equal likelihoods are mostly one object (`posterior` makes each distinct one
+            # once): looking up ids spares hashing a Fraction per hand.
+            by_id: dict[int, int] = {}
+            by_value: dict[Fraction, int] = {}
+            places = []
+            for like in self.likelihoods:
+                i = by_id.get(id(like))
+                if i is None:
+                    i = by_value.setdefault(like, len(by_value)) if like else -1
+                    by_id[id(like)] = i
+                places.append(i)
+            like_at, likes = np.array(places, dtype=np.int64), tuple(by_value)
+        # fromiter over the cards one by one is quicker than numpy reading a tuple per hand.
+        cards = np.fromiter(chain.from_iterable(self.hands), dtype=np.int64,
+                            count=len(self.hands) * size).reshape(len(self.hands), size)
+        return cards, np.array(self.ways, dtype=np.int64), like_at, likes
 
     def count_table(self, kind: Kind | str | int) -> tuple[CountRow, ...]:
         """The Bayes table for the number j of cards of `kind` among the unknown hand cards:
@@ -377,33 +413,44 @@ def posterior(view: View, seat: int, likelihood: Likelihood) -> Posterior:
                          f"not {likelihood!r}"[:200])
     hands, ways, everything = _handfuls(view, seat)
     known = view.known_in_hand[seat]
-    likes = []
-    exact: dict[object, Fraction] = {}  # each distinct likelihood made a Fraction once
-    by_like: dict[Fraction, int] = {}  # likelihood -> ways of the hands that have it
-    for hand, n in zip(hands, ways, strict=True):
+    # Each distinct likelihood is made a Fraction once and each hand keeps its place among
+    # them: hashing the likelihood as returned (mostly an int or a bool) is quick, hashing a
+    # Fraction per hand is not.
+    place: dict[int | Fraction, int] = {}
+    distinct: list[Fraction] = []
+    at: list[int] = []
+    for hand in hands:
         try:
             like = likelihood(tuple(sorted(known + hand)) if known else hand)
         except Exception as e:  # noqa: BLE001 - a caller's likelihood may raise anything
             raise ValueError(f"the likelihood failed on the hand {', '.join(map(str, hand))}: "
                              f"{type(e).__name__}: {e}"[:300]) from None
-        got = exact.get(like) if isinstance(like, int | Fraction) else None
-        if got is None:
+        i = place.get(like) if isinstance(like, int | Fraction) else None
+        if i is None:
             if isinstance(like, bool):
                 like = int(like)
             if not isinstance(like, int | Fraction) or not 0 <= like <= 1:
                 raise ValueError(f"a likelihood must be an exact chance from 0 to 1 (an int, a "
                                  f"Fraction or a bool), not {like!r} for the hand "
                                  f"{', '.join(map(str, hand))}"[:200])
-            got = exact[like] = Fraction(like)
-        likes.append(got)
-        by_like[got] = by_like.get(got, 0) + n
+            i = place[like] = len(distinct)
+            distinct.append(Fraction(like))
+        at.append(i)
     # Whole numbers of ways per likelihood, multiplied once (Fractions are slow one by one).
-    weight = sum((like * n for like, n in by_like.items()), Fraction(0))
+    sums = [0] * len(distinct)
+    for i, n in zip(at, ways, strict=True):
+        sums[i] += n
+    weight = sum((like * n for like, n in zip(distinct, sums, strict=True)), Fraction(0))
     if weight == 0:
         raise ValueError("the evidence has chance 0 under this likelihood: no possible hand "
                          "explains it")
-    return Posterior(view, seat, tuple(hands), tuple(ways), everything, tuple(likes),
+    likes = tuple(map(distinct.__getitem__, at))
+    post = Posterior(view, seat, tuple(hands), tuple(ways), everything, likes,
                      weight / everything)
+    # What `_table` would otherwise check and work out again hand by hand: the hands are Cards
+    # and the ways whole numbers (as `_handfuls` lists them), and each hand's likelihood's place.
+    post.__dict__["_made"] = at, distinct
+    return post
 
 
 __all__ = [

@@ -2,6 +2,7 @@
 
 import copy
 from collections import Counter
+from fractions import Fraction
 
 import pytest
 from hypothesis import given, settings
@@ -11,10 +12,19 @@ from henkit.core import make_rng
 from henkit.hens.actions import DECK, Draw
 from henkit.hens.barnyard import STRIDE, bits_of, components, spread
 from henkit.hens.bots import make_bot
+from henkit.hens.inference import (
+    Posterior,
+    _tops,
+    greedy_draw,
+    greedy_takes,
+    hand_prior,
+    posterior,
+)
 from henkit.hens.scoring import group_sizes, shape_facts, tiebreak_key, winners
 from henkit.hens.state import randbelow
 
 from .helpers import random_game
+from .test_inference_fast import positions, reference_prior
 
 SEEDS = st.integers(min_value=0, max_value=2**31)
 PLAYERS = st.sampled_from([2, 3, 4])
@@ -270,3 +280,87 @@ def test_winners_are_the_largest_tiebreak_keys(seed, players):
             plain = [i for i, k in enumerate(keys) if k == max(keys)]
             assert winners(group, s.goal) == plain
             assert winners(group, s.goal, [k[0] for k in keys]) == plain
+
+
+# -- Bayes with cards: the posterior's fast paths -------------------------------------------------
+
+
+def _bayes_positions():
+    """(view, seat, source) of first draws in two seeded games where a pile may be taken and
+    the prior is small enough to recount by hand."""
+    return positions(2, 0, 2) + positions(3, 1, 1)
+
+
+def _reference_posterior(view, seat, likelihood):
+    """Bayes' rule written out: every hand's prior (by brute force, not by the kit's lister),
+    its likelihood as a Fraction, their sum."""
+    known = view.known_in_hand[seat]
+    rows = [(hand, prior, Fraction(likelihood(tuple(sorted(known + hand)))))
+            for hand, prior in reference_prior(view, seat)]
+    return rows, sum(prior * like for _, prior, like in rows)
+
+
+def test_the_greedy_likelihood_is_the_greedy_draw_rule_for_every_hand():
+    # greedy_takes remembers each card's score and the pick per best score; greedy_draw works
+    # each hand out from the barnyard: they agree on every possible hand.
+    checked = 0
+    for v, q, source in _bayes_positions():
+        like = greedy_takes(v, q, source)
+        tops = _tops(v, q)
+        yard, known = v.barnyards[q], v.known_in_hand[q]
+        for hand, _ in hand_prior(v, q)[::13]:
+            whole = tuple(sorted(known + hand))
+            pick = greedy_draw(yard, v.goal, whole, tops, bool(v.deck_size))
+            assert like(whole) == int(pick == source)
+            checked += 1
+    assert checked > 100
+
+
+@pytest.mark.parametrize("shape", ["greedy", "bools", "ints", "fractions", "mixed"])
+def test_the_posterior_is_bayes_rule_written_out(shape):
+    for v, q, source in _bayes_positions():
+        if shape == "greedy":
+            likelihood = greedy_takes(v, q, source)
+        else:
+            def likelihood(hand, shape=shape):
+                h = sum((i + 3) * c for i, c in enumerate(hand)) % 5
+                if shape == "bools":
+                    return h < 3
+                if shape == "ints":
+                    return int(h >= 2)
+                if shape == "fractions":
+                    return Fraction(h, 4) if h < 5 else 1
+                # True, 1 and Fraction(1) are one chance; so are 0, False and Fraction(0).
+                return (True, 1, Fraction(1), 0, False)[h] if h != 2 else Fraction(2, 6)
+
+        rows, evidence = _reference_posterior(v, q, likelihood)
+        if not evidence:
+            with pytest.raises(ValueError, match="chance 0"):
+                posterior(v, q, likelihood)
+            continue
+        p = posterior(v, q, likelihood)
+        assert p.evidence == evidence
+        assert p.hands == tuple(h for h, _, _ in rows)
+        assert [Fraction(n, p.everything) for n in p.ways] == [prior for _, prior, _ in rows]
+        assert p.likelihoods == tuple(like for _, _, like in rows)
+        assert {type(like) for like in p.likelihoods} == {Fraction}
+        # The arrays the counts use are those a Posterior built by hand (no hint) works out.
+        plain = Posterior(p.view, p.seat, p.hands, p.ways, p.everything, p.likelihoods,
+                          p.evidence)
+        assert "_made" not in plain.__dict__
+        fast, slow = p._table, plain._table
+        assert fast[3] == slow[3]
+        for a, b in zip(fast[:3], slow[:3], strict=True):
+            assert a.dtype == b.dtype and a.tolist() == b.tolist()
+
+
+def test_a_bad_likelihood_is_named_at_its_first_hand():
+    v, q, _ = _bayes_positions()[0]
+    hands = [h for h, _ in hand_prior(v, q)]
+    for bad in (1.0, 2, -1, "1", None, [1]):
+        def likelihood(hand, bad=bad):
+            return 1 if hand != hands[3] else bad  # 1 first, so 1.0 cannot pass as it
+
+        with pytest.raises(ValueError, match="a likelihood must be an exact chance") as e:
+            posterior(v, q, likelihood)
+        assert ", ".join(map(str, hands[3])) in str(e.value)
