@@ -455,11 +455,11 @@ class Barnyard:
 
     def hen_cells(self, k: int | str) -> list[Cell]:
         """Cells where card k (a Card, its int or a code like 'Pa3') may go as a hen."""
-        return [CELL_OF[i] for i in bits_of(self.hen_mask(card(k)))]
+        return [CELL_OF[i] for i in bit_list(self.hen_mask(card(k)))]
 
     def coop_cells(self) -> list[Cell]:
         """Cells where any card may go face down as a chicken coop."""
-        return [CELL_OF[i] for i in bits_of(self.open_mask())]
+        return [CELL_OF[i] for i in bit_list(self.open_mask())]
 
     def check_place(self, k: int | str, cell: Cell, coop: bool = False) -> None:
         """Raise ValueError naming the rule (and the neighbour) that forbids this placement."""
@@ -563,21 +563,41 @@ class Barnyard:
     def with_coop_cards(self, cards: list[int] | tuple[int, ...]) -> Barnyard:
         """A new barnyard whose face-down coops of unknown card (top row first) hold `cards`
         (for states sampled from a view); ValueError unless there is one card per such coop."""
-        hidden = [i for i in bits_of(self.coop) if self.grid[i] == HIDDEN]
+        grid = self.grid
+        hidden = [i for i in bit_list(self.coop) if grid[i] == HIDDEN] if self.coop else []
         if not isinstance(cards, (list, tuple)) or len(cards) != len(hidden):
             raise ValueError(f"give one card for each of the {len(hidden)} coops of unknown card")
-        grid = list(self.grid)
+        if not hidden:
+            return self  # nothing to fill in: an equal copy would do, and barnyards never change
+        grid = list(grid)
         for i, k in zip(hidden, cards, strict=True):
-            grid[i] = COOP + card(k)
+            grid[i] = COOP + (k if type(k) is Card else card(k))  # a Card is checked already
         new = self._copy()
         new.grid = tuple(grid)
         return new
 
     def _copy(self) -> Barnyard:
+        """A new barnyard sharing every field with this one (its hidden form worked out anew).
+
+        One assignment a slot, not a loop of getattr/setattr over `__slots__` (several times
+        slower; every sampled state copies barnyards); tests/hens/test_speedups.py checks
+        that every slot is copied."""
         new = object.__new__(Barnyard)
-        for name in Barnyard.__slots__:
-            setattr(new, name, getattr(self, name))
+        new._front = self._front
         new._hidden = None
+        new.breeds = self.breeds
+        new.coop = self.coop
+        new.e2 = self.e2
+        new.e3 = self.e3
+        new.grid = self.grid
+        new.h = self.h
+        new.hen = self.hen
+        new.medals = self.medals
+        new.n = self.n
+        new.nums = self.nums
+        new.occ = self.occ
+        new.rooster = self.rooster
+        new.w = self.w
         return new
 
     def hidden(self) -> Barnyard:

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from henkit.core import make_rng
 from henkit.hens.actions import DECK, Draw
-from henkit.hens.barnyard import STRIDE, bits_of, components, spread
+from henkit.hens.barnyard import HIDDEN, STRIDE, Barnyard, bit, bits_of, components, spread
 from henkit.hens.bots import make_bot
 from henkit.hens.inference import (
     Posterior,
@@ -125,10 +125,12 @@ def test_hen_and_open_masks_are_the_placement_rules(seed, players):
             assert sum(y.breeds) == sum(y.nums) == y.hen
             coop_cells = {c for c in VALID_CELLS if placement_problem(y, CARDS[0], c, True) is None}
             assert {CELL_OF[i] for i in bits_of(y.open_mask())} == coop_cells
+            assert y.coop_cells() == sorted(coop_cells, key=bit)  # lowest bit first
             masks = y.hen_masks(CARDS)  # every card at once (the place phase's form)
             for k in CARDS:
                 hen_cells = {c for c in VALID_CELLS if placement_problem(y, k, c) is None}
                 assert {CELL_OF[i] for i in bits_of(y.hen_mask(k))} == hen_cells
+                assert y.hen_cells(k) == sorted(hen_cells, key=bit)
                 assert masks[k] == y.hen_mask(k)
 
 
@@ -364,3 +366,71 @@ def test_a_bad_likelihood_is_named_at_its_first_hand():
         with pytest.raises(ValueError, match="a likelihood must be an exact chance") as e:
             posterior(v, q, likelihood)
         assert ", ".join(map(str, hands[3])) in str(e.value)
+
+
+# -- sampled states: the barnyard copies and the deal ---------------------------------------------
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_a_barnyard_copy_holds_every_slot(seed, players):
+    # Barnyard._copy assigns slot by slot: a slot added later and not copied would be missing.
+    g = random_game(players, seed)
+    for s in g.states[::13] + [g.state]:
+        for yard in s.barnyards:
+            for y in (yard, yard.hidden()):
+                new = y._copy()
+                assert new is not y and new == y
+                for name in Barnyard.__slots__:
+                    want = None if name == "_hidden" else getattr(y, name)
+                    assert getattr(new, name) == want, name
+
+
+@settings(max_examples=6, deadline=None)
+@given(seed=SEEDS, players=PLAYERS)
+def test_coop_cards_fill_the_hidden_coops_top_row_first(seed, players):
+    g = random_game(players, seed)
+    filled = 0
+    for s in g.states[::5] + [g.state]:
+        for y in s.barnyards:
+            shown = y.hidden()  # as opponents see it: every coop face down, card unknown
+            cells = [c for c in shown.coop_cells_taken() if shown.grid[bit(c)] == HIDDEN]
+            cards = [y.coop_card(c) for c in cells]  # coop_cells_taken lists top row first
+            assert shown.with_coop_cards(cards) == y
+            assert shown.with_coop_cards(tuple(map(str, cards))) == y  # codes are cards too
+            assert shown.hidden_coops() == len(cells)
+            filled += bool(cells)
+            for wrong in (cards + cards[:1], cards[1:], None):
+                if wrong is not None and len(wrong) == len(cells):
+                    continue
+                with pytest.raises(ValueError, match=f"give one card for each of the "
+                                                     f"{len(cells)} coops of unknown card"):
+                    shown.with_coop_cards(wrong)
+    assert filled
+
+
+def test_sampled_states_and_their_draws_are_the_same_for_a_seed():
+    # Every speed-up of sample_state and of the moves after it keeps the random stream and
+    # each result: a digest of seeded samples (views with hidden coops among them) and the
+    # deck draws after them, taken before those speed-ups.
+    import hashlib
+
+    from henkit.hens.odds import sample_state
+
+    h, coops = hashlib.sha256(), 0
+    for players in (2, 3, 4):
+        g = random_game(players, players)
+        rng = make_rng(2024 + players)
+        for s in g.states[::9]:
+            if s.is_over:
+                continue
+            v = s.view(s.player if not s.is_chance else (s.player + 1) % players)
+            coops += sum(v.hidden_coops())
+            for _ in range(3):
+                w = sample_state(v, rng)
+                if w.phase == "draw" and w.deck:
+                    w = w.apply(Draw(DECK))
+                    w = w.apply(w.sample_chance(rng))
+                h.update(w.to_json().encode())
+    assert coops  # some deals fill coops
+    assert h.hexdigest() == "66b5eed15fc926146dfd4436f909c7468d942ffe06e3dd96a2ef0dc3fc922511"
