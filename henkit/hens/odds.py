@@ -319,7 +319,10 @@ def _deal(view: View, plan: tuple, rng: np.random.Generator) -> tuple:
     the barnyards and the rooster choices of the sampled state."""
     pool, coops, slots, held = plan
     n, me = view.players, view.player
-    cards = [pool[i] for i in rng.permutation(len(pool)).tolist()]
+    # Shuffling a list swaps as `permutation` does (the same draws from the stream, the same
+    # order: tests/hens/test_speedups.py), without an index array to read the cards through.
+    cards = pool.copy()
+    rng.shuffle(cards)
     at = 0
     hands, yards, choices = list(view.hand_sizes), list(view.barnyards), list(view.rooster_choices)
     hands[me] = view.hand
@@ -331,7 +334,7 @@ def _deal(view: View, plan: tuple, rng: np.random.Generator) -> tuple:
         at += m
         if held[q]:  # the held cards take random places among the hand's unknown cards and coops
             places += held[q]
-            places = [places[i] for i in rng.permutation(len(places)).tolist()]
+            rng.shuffle(places)
         hands[q] = view.known_in_hand[q] + tuple(places[:slots[q]])
         yards[q] = yards[q].with_coop_cards(places[slots[q]:])
         if view.phase == Phase.ROOSTER and view.rooster_chosen[q]:

@@ -417,7 +417,7 @@ def test_sampled_states_and_their_draws_are_the_same_for_a_seed():
 
     from henkit.hens.odds import sample_state
 
-    h, coops = hashlib.sha256(), 0
+    h, coops, held = hashlib.sha256(), 0, 0
     for players in (2, 3, 4):
         g = random_game(players, players)
         rng = make_rng(2024 + players)
@@ -426,11 +426,25 @@ def test_sampled_states_and_their_draws_are_the_same_for_a_seed():
                 continue
             v = s.view(s.player if not s.is_chance else (s.player + 1) % players)
             coops += sum(v.hidden_coops())
+            held += sum(bool(v.known_in_hand_or_coops[q]) for q in range(players) if q != v.player)
             for _ in range(3):
                 w = sample_state(v, rng)
                 if w.phase == "draw" and w.deck:
                     w = w.apply(Draw(DECK))
                     w = w.apply(w.sample_chance(rng))
                 h.update(w.to_json().encode())
-    assert coops  # some deals fill coops
+    assert coops and held  # some deals fill coops, some place cards known to be held
     assert h.hexdigest() == "66b5eed15fc926146dfd4436f909c7468d942ffe06e3dd96a2ef0dc3fc922511"
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=SEEDS, n=st.integers(0, 72))
+def test_shuffling_a_list_is_reading_it_through_a_permutation(seed, n):
+    # The deal shuffles its list of cards in place instead of reading it through
+    # rng.permutation: the same order, and the stream left in the same place.
+    cards = [f"card {i}" for i in range(n)]
+    rng, twin = make_rng(seed), make_rng(seed)
+    shuffled = cards.copy()
+    rng.shuffle(shuffled)
+    assert shuffled == [cards[i] for i in twin.permutation(n).tolist()]
+    assert rng.bit_generator.random_raw() == twin.bit_generator.random_raw()
