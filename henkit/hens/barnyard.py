@@ -561,8 +561,9 @@ class Barnyard:
         return new
 
     def with_coop_cards(self, cards: list[int] | tuple[int, ...]) -> Barnyard:
-        """A new barnyard whose face-down coops of unknown card (top row first) hold `cards`
-        (for states sampled from a view); ValueError unless there is one card per such coop."""
+        """The barnyard whose face-down coops of unknown card (top row first) hold `cards`
+        (for states sampled from a view; this one when it has no such coop); ValueError unless
+        there is one card per such coop."""
         grid = self.grid
         hidden = [i for i in bit_list(self.coop) if grid[i] == HIDDEN] if self.coop else []
         if not isinstance(cards, (list, tuple)) or len(cards) != len(hidden):
