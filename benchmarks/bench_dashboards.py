@@ -4,7 +4,8 @@
                 (tests/browser/probe.ipynb: one button, one label, one chart) served beside
                 them by the same server, as a ratio to it (target <= 1.1x)
   floor-cut     the probe page on a server with issue 11's settings beside one with issue 14's
-                (scripts preloaded, unused extensions off), samples taken in turn
+                (scripts preloaded, unused extensions off, templates compiled once, one notebook
+                check a page), samples taken in turn, preheated and cold
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
                 before the first widget, the server's CPU for the page opened cold, widget
                 models, kernel messages and bytes before usable, and the page's phases (loaded,
@@ -225,37 +226,46 @@ def run_floor(browser, names: list[str]) -> list[Result]:
 
 def run_floor_cut(browser, names: list[str]) -> list[Result]:
     """The floor-cut part: the probe on a server as issue 11 left it (every extension but
-    plotly's and anywidget, no preloads) and on one with issue 14's cuts, samples in turn,
-    preheated."""
+    plotly's and anywidget, no preloads, each page's templates compiled and its notebook checked
+    after every preprocessor) and on one with issue 14's cuts, samples in turn, preheated and
+    then cold."""
     site = Path(tempfile.mkdtemp(prefix="henkit-bench-probe-"))
     (site / PROBE.name).symlink_to(PROBE)
     old_args = ("--VoilaConfiguration.extension_denylist=" + json.dumps(STOCK_DENYLIST),
-              "--HenkitVoila.preload=False")
-    servers = {
-        "issue 11's settings": VoilaServer(port=free_port(), site=site, extra_args=old_args),
-        "issue 14's cuts and preloads": VoilaServer(port=free_port(), site=site),
-    }
-    times: dict[str, list[float]] = {k: [] for k in servers}
-    try:
-        for server in servers.values():
-            server.start()
-        for server in servers.values():
-            server.wait_for_pools([PROBE.name])
-            server.wait_until_quiet()
-        for _ in range(2 * SAMPLES):
-            for label, server in servers.items():
-                times[label].append(one_load(browser, server, PROBE.name, preheated=True)[0])
-    finally:
-        for server in servers.values():
-            server.stop()
-    before, after = (statistics.median(times[k]) for k in servers)
-    return [
-        Result(f"floor with {label} (probe, preheated, median of {2 * SAMPLES})",
-               statistics.median(t), "s", None, False,
-               f"samples {', '.join(f'{x:.2f}' for x in t)}")
-        for label, t in times.items()
-    ] + [Result("floor after the cuts / before", after / before, "x", None, False,
-                "below 1: the cuts lowered the floor")]
+                "--HenkitVoila.preload=False", "--HenkitVoila.compile_once=False",
+                "--VoilaExporter.optimistic_validation=False")
+    results = []
+    for preheated in (True, False):
+        kind = "preheated" if preheated else "cold"
+        cold = () if preheated else ("--VoilaConfiguration.preheat_kernel=False",)
+        servers = {
+            "issue 11's settings": VoilaServer(port=free_port(), site=site,
+                                               extra_args=old_args + cold),
+            "issue 14's cuts": VoilaServer(port=free_port(), site=site, extra_args=cold),
+        }
+        times: dict[str, list[float]] = {k: [] for k in servers}
+        try:
+            for server in servers.values():
+                server.start()
+            for server in servers.values():
+                if preheated:
+                    server.wait_for_pools([PROBE.name])
+                server.wait_until_quiet()
+            for _ in range(2 * SAMPLES):
+                for label, server in servers.items():
+                    times[label].append(one_load(browser, server, PROBE.name, preheated)[0])
+        finally:
+            for server in servers.values():
+                server.stop()
+        before, after = (statistics.median(times[k]) for k in servers)
+        results += [
+            Result(f"floor with {label} (probe, {kind}, median of {2 * SAMPLES})",
+                   statistics.median(t), "s", None, False,
+                   f"samples {', '.join(f'{x:.2f}' for x in t)}")
+            for label, t in times.items()
+        ] + [Result(f"floor after the cuts / before, {kind}", after / before, "x", None, False,
+                    "below 1: the cuts lowered the floor")]
+    return results
 
 
 # --- Where a dashboard spends time above the probe ------------------------------------------

@@ -172,12 +172,16 @@ def markdown2html_once(self: VoilaExporter, context: Any, source: str) -> str:
     return html
 
 
-def install() -> None:
-    """Make every unbounded kernel-channel wait in this process re-check its socket, every
-    page's templates come from COMPILED_TEMPLATES and its markdown be rendered once per text."""
-    AsyncZMQSocketChannel.get_msg = get_msg_rechecking  # type: ignore[method-assign]
+def compile_once() -> None:
+    """Make every page's templates come from COMPILED_TEMPLATES and its markdown be rendered
+    once per text."""
     TemplateExporter._create_environment = _environment_sharing_compiled_templates  # type: ignore[method-assign]
     VoilaExporter.markdown2html = markdown2html_once  # type: ignore[method-assign]
+
+
+def install() -> None:
+    """Make every unbounded kernel-channel wait in this process re-check its socket."""
+    AsyncZMQSocketChannel.get_msg = get_msg_rechecking  # type: ignore[method-assign]
 
 
 # --- Lighter pages ---------------------------------------------------------------------------
@@ -384,10 +388,15 @@ class HenkitVoila(Voila):
     class_size = Int(30, config=True, help="Preheated kernels for the lesson (1 to 200).")
     preload = Bool(True, config=True, help="Name the scripts a page will load in its head "
                                            "(preload.json; False: let each wave find its own).")
+    compile_once = Bool(True, config=True, help="Compile the page templates and render each "
+                                                "markdown text once for every page (False: "
+                                                "afresh for each page, as Voilà does).")
 
     def init_settings(self) -> dict:
         if self.lesson:
             self._configure_lesson()
+        if self.compile_once:
+            compile_once()
         scripts, why_not = preload_scripts() if self.preload else ([], "")
         if why_not:
             self.log.warning("Pages preload no scripts: %s", why_not)

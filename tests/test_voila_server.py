@@ -237,6 +237,21 @@ def test_voilas_tornado_settings_are_part_of_the_application_it_builds(monkeypat
     assert app.init_settings() == {"base_url": "/", "compress_response": True}
 
 
+@pytest.mark.parametrize("once", [True, False])
+def test_the_server_compiles_its_pages_once_unless_told_not_to(monkeypatch, once):
+    from nbconvert.exporters.templateexporter import TemplateExporter
+    from voila.exporter import VoilaExporter
+
+    voilas = TemplateExporter._create_environment, VoilaExporter.markdown2html
+    monkeypatch.setattr(TemplateExporter, "_create_environment", voilas[0])
+    monkeypatch.setattr(VoilaExporter, "markdown2html", voilas[1])
+    monkeypatch.setattr(GUARD.Voila, "init_settings", lambda self: {"base_url": "/"})
+    GUARD.HenkitVoila(compile_once=once).init_settings()
+    now = TemplateExporter._create_environment, VoilaExporter.markdown2html
+    assert now == ((GUARD._environment_sharing_compiled_templates, GUARD.markdown2html_once)
+                   if once else voilas)
+
+
 # --- serve.sh: the class pool and a lesson's settings, refused at once when wrong ---------------
 
 SERVE = SERVER.parent / "serve.sh"
@@ -461,7 +476,7 @@ def test_a_template_is_compiled_once_for_every_environment_and_again_when_edited
     assert len(compiles) == 3
 
 
-def test_install_makes_every_voila_page_share_its_compiled_templates(monkeypatch, compiles):
+def test_compile_once_makes_every_voila_page_share_its_compiled_templates(monkeypatch, compiles):
     from nbconvert.exporters.templateexporter import TemplateExporter
     from voila.exporter import VoilaExporter
     from voila.paths import collect_template_paths
@@ -469,7 +484,7 @@ def test_install_makes_every_voila_page_share_its_compiled_templates(monkeypatch
     monkeypatch.setattr(TemplateExporter, "_create_environment",
                         TemplateExporter._create_environment)
     monkeypatch.setenv("JUPYTER_PATH", str(SERVER.parent / "jupyter"))
-    GUARD.install()
+    GUARD.compile_once()
     paths = collect_template_paths(["voila", "nbconvert"], "henkit")
 
     def page_templates() -> None:
@@ -506,7 +521,7 @@ def test_a_markdown_text_is_rendered_once_unless_it_shows_an_image(monkeypatch):
     render = voila.exporter.MarkdownWithMath.render
     monkeypatch.setattr(voila.exporter.MarkdownWithMath, "render",
                         lambda self, s: rendered.append(s) or render(self, s))
-    GUARD.install()
+    GUARD.compile_once()
 
     def page(source: str, attachments: dict | None = None) -> str:
         """The HTML a new page's exporter makes of one markdown cell's text."""
