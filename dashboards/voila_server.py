@@ -1,5 +1,5 @@
 """Start Voilà (as `python -m voila` would), with a guard against a lost ZeroMQ wake-up,
-lighter pages, and templates and markdown compiled once.
+lighter pages, and each template compiled and each markdown text rendered once.
 
 
 Why the guard: Voilà runs each dashboard's notebook through nbclient, which waits for a
@@ -161,7 +161,8 @@ _markdown2html = VoilaExporter.markdown2html
 def markdown2html_once(self: VoilaExporter, context: Any, source: str) -> str:
     """Voilà's markdown2html filter, remembered per text: the same text renders to the same HTML,
     unless it has attachments or an image (the page inlines the image's file as it is now)."""
-    if context["cell"].get("attachments") or "<img" in source or "![" in source:
+    cell = context.get("cell") or {}
+    if cell.get("attachments") or "<img" in source or "![" in source:
         return _markdown2html(self, context, source)
     key = (source, self.anchor_link_text, self.markdown_renderer_class)
     html = _RENDERED_MARKDOWN.get(key)
