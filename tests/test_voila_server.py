@@ -529,7 +529,7 @@ def test_a_markdown_text_is_rendered_once_unless_it_shows_an_image(monkeypatch):
         no_files = SimpleNamespace(file_exists=lambda path: False)  # the served folder's files
         exporter = VoilaExporter(contents_manager=no_files)
         template = exporter.environment.from_string("{{ text | markdown2html }}")
-        return template.render(cell=cell, text=source)
+        return run(template.render_async(cell=cell, text=source))  # Voilà's are async
 
     text = "## Odds\n\nThe chance is **1/27** and $p^3$."
     first = page(text)

@@ -164,8 +164,12 @@ def test_dice_tray_rolls_in_jupyterlab(lab, page):
     roll.wait_for(timeout=30_000)
     tray = roll.locator("xpath=ancestor::div[contains(@class, 'widget-vbox')][1]")
     assert roll.is_enabled()
+    # The button can show before the rest of the tray has been drawn (seen on a slow machine,
+    # where the tray's text was still empty): wait for its words, then read them.
+    from playwright.sync_api import expect
+
+    expect(tray).to_contain_text("Chance the next roll goes bust: 1/27", timeout=30_000)
     before = tray.inner_text()
-    assert "Chance the next roll goes bust: 1/27" in before
     # Before the roll no die is shown: every die button is hidden.
     dice = tray.locator(".widget-hbox").nth(1).locator("button")
     assert dice.count() == 8
