@@ -338,13 +338,13 @@ def server_cpu_cold(site: Path, names: list[str]) -> dict[str, list[float]]:
 
     server = VoilaServer(port=free_port(), site=site,
                          extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
-    # Voilà's shutdown request needs the _xsrf cookie, which the landing page sets.
     cookies = http.cookiejar.CookieJar()
     client = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
-    client.open(server.url, timeout=60).read()
-    xsrf = next(c.value for c in cookies if c.name == "_xsrf")
     cpu: dict[str, list[float]] = {n: [] for n in names}
     try:
+        # Voilà's shutdown request needs the _xsrf cookie, which the landing page sets.
+        client.open(server.url, timeout=60).read()
+        xsrf = next(c.value for c in cookies if c.name == "_xsrf")
         server.wait_until_quiet(timeout=600)
         for _ in range(SAMPLES):
             for name in names:

@@ -334,33 +334,22 @@ class Posterior:
         index of each hand's likelihood among the distinct nonzero ones (-1 for 0), and those
         likelihoods; None when the ways could overflow 64-bit sums."""
         size = len(self.hands[0])
-        made = self.__dict__.get("_made")
-        if made is not None:  # `posterior` made it: Cards, whole ways, likelihoods' places known
-            if sum(self.ways) >= 1 << 62:
-                return None
-            at, distinct = made
-            # Places among the nonzero likelihoods, in order; -1 for 0.
-            likes = tuple(like for like in distinct if like)
-            renumber = np.array([likes.index(like) if like else -1 for like in distinct],
-                                dtype=np.int64)
-            like_at = renumber[np.array(at, dtype=np.int64)]
-        else:
-            if (set(map(type, self.ways)) != {int} or min(self.ways) < 0
-                    or sum(self.ways) >= 1 << 62 or set(map(len, self.hands)) != {size}
-                    or not set(map(type, chain.from_iterable(self.hands))) <= {Card}):
-                return None  # hands, ways or likelihoods not as `posterior` makes them
-            # Equal likelihoods are mostly one object (`posterior` makes each distinct one
-            # once): looking up ids spares hashing a Fraction per hand.
-            by_id: dict[int, int] = {}
-            by_value: dict[Fraction, int] = {}
-            places = []
-            for like in self.likelihoods:
-                i = by_id.get(id(like))
-                if i is None:
-                    i = by_value.setdefault(like, len(by_value)) if like else -1
-                    by_id[id(like)] = i
-                places.append(i)
-            like_at, likes = np.array(places, dtype=np.int64), tuple(by_value)
+        if (set(map(type, self.ways)) != {int} or min(self.ways) < 0
+                or sum(self.ways) >= 1 << 62 or set(map(len, self.hands)) != {size}
+                or not set(map(type, chain.from_iterable(self.hands))) <= {Card}):
+            return None  # hands, ways or likelihoods not as `posterior` makes them
+        # Equal likelihoods are mostly one object (`posterior` makes each distinct one once):
+        # looking up ids spares hashing a Fraction per hand.
+        by_id: dict[int, int] = {}
+        by_value: dict[Fraction, int] = {}
+        places = []
+        for like in self.likelihoods:
+            i = by_id.get(id(like))
+            if i is None:
+                i = by_value.setdefault(like, len(by_value)) if like else -1
+                by_id[id(like)] = i
+            places.append(i)
+        like_at, likes = np.array(places, dtype=np.int64), tuple(by_value)
         # fromiter over the cards one by one is quicker than numpy reading a tuple per hand.
         cards = np.fromiter(chain.from_iterable(self.hands), dtype=np.int64,
                             count=len(self.hands) * size).reshape(len(self.hands), size)
@@ -445,12 +434,8 @@ def posterior(view: View, seat: int, likelihood: Likelihood) -> Posterior:
         raise ValueError("the evidence has chance 0 under this likelihood: no possible hand "
                          "explains it")
     likes = tuple(map(distinct.__getitem__, at))
-    post = Posterior(view, seat, tuple(hands), tuple(ways), everything, likes,
+    return Posterior(view, seat, tuple(hands), tuple(ways), everything, likes,
                      weight / everything)
-    # What `_table` would otherwise check and work out again hand by hand: the hands are Cards
-    # and the ways whole numbers (as `_handfuls` lists them), and each hand's likelihood's place.
-    post.__dict__["_made"] = at, distinct
-    return post
 
 
 __all__ = [
