@@ -5,7 +5,11 @@
                 them by the same server, as a ratio to it (target <= 1.1x)
   floor-cut     the probe page on a server with issue 11's settings beside one with issue 14's
                 (scripts preloaded, unused extensions off, templates compiled once, one notebook
-                check a page), samples taken in turn, preheated and cold
+                check a page, cold pages progressive), samples taken in turn, preheated and cold
+  cold-cut      every dashboard and the probe opened cold on a server sending each cold page in
+                one piece once its notebook has run (Voilà's way) beside one rendering it
+                progressively (henkit's), samples in turn: ratios to the floor before and after,
+                and when every output is shown
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
                 before the first widget, the server's CPU for the page opened cold, widget
                 models, kernel messages and bytes before usable, and the page's phases (loaded,
@@ -53,6 +57,7 @@ from tests.browser.browsing import (
     VIEWPORT,
     VoilaServer,
     chart_after_ms,
+    complete_after_ms,
     cpu_seconds,
     dashboards,
     free_port,
@@ -77,8 +82,10 @@ RUSH_SLOWEST_TARGET_S = 20.0
 # The federated extensions voila.json denied before issue 14's cuts (floor-cut compares a
 # server with this list, loading the other unused ones, with one with voila.json's list).
 STOCK_DENYLIST = ["jupyterlab-plotly", "anywidget"]
+# A server sending every cold page in one piece, once its notebook has run (Voilà's way).
+ONE_PIECE = "--HenkitVoila.progressive_cold=False"
 
-PARTS = ("floor", "floor-cut", "breakdown", "clicks", "rush-lesson", "rush-one", "rush-round")
+PARTS = ("floor", "floor-cut", "cold-cut", "breakdown", "clicks", "rush-lesson", "rush-one", "rush-round")
 
 # For each dashboard, the control to click (found by its label, so it may be clicked again and
 # again: a toggle), the element that updates and a JS test on it that the update is complete.
@@ -153,9 +160,18 @@ def wait_for_refill(server: VoilaServer, name: str, count: int, timeout: float =
 def one_load(browser, server: VoilaServer, name: str, preheated: bool) -> tuple[float, float]:
     """Seconds to the first usable widget and to the first drawn chart (nan if none) of one
     fresh page, closed after; a preheated server gets its kernel back before returning."""
+    usable, chart, _ = one_full_load(browser, server, name, preheated)
+    return usable, chart
+
+
+def one_full_load(browser, server: VoilaServer, name: str,
+                  preheated: bool) -> tuple[float, float, float]:
+    """one_load's seconds, and the seconds until every cell's output is shown (a progressive
+    page shows them cell by cell, after its first widget)."""
     fills = pool_fills(server, name)
     page = open_page(browser, server.dashboard_url(name))
     usable = usable_after_ms(page) / 1000
+    complete = complete_after_ms(page) / 1000
     from playwright.sync_api import Error as PlaywrightError
 
     try:
@@ -167,7 +183,7 @@ def one_load(browser, server: VoilaServer, name: str, preheated: bool) -> tuple[
         wait_for_refill(server, name, fills)
     else:
         time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
-    return usable, chart
+    return usable, chart, complete
 
 
 def floor_results(browser, server: VoilaServer, names: list[str], preheated: bool) -> list[Result]:
@@ -176,11 +192,13 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
     pages = [PROBE.name, *names]
     times: dict[str, list[float]] = {n: [] for n in pages}
     charts: dict[str, list[float]] = {n: [] for n in pages}
+    complete: dict[str, list[float]] = {n: [] for n in pages}
     for _ in range(SAMPLES):
         for name in pages:
-            usable, chart = one_load(browser, server, name, preheated)
+            usable, chart, every = one_full_load(browser, server, name, preheated)
             times[name].append(usable)
             charts[name].append(chart)
+            complete[name].append(every)
     kind, target = ("preheated", PREHEATED_TARGET_S) if preheated else ("cold", COLD_TARGET_S)
     floor = statistics.median(times[PROBE.name])
     results = [
@@ -193,7 +211,8 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
         results.append(Result(
             f"{name}: open to usable, {kind}", median, "s", target, False,
             f"samples {', '.join(f'{t:.2f}' for t in times[name])}"
-            + (f"; first chart median {statistics.median(drawn):.2f} s" if drawn else "")))
+            + (f"; first chart median {statistics.median(drawn):.2f} s" if drawn else "")
+            + f"; every output shown median {statistics.median(complete[name]):.2f} s"))
         # Each round's own ratio too (the probe opened just before the dashboards): load that
         # moves during a run moves both sides of a round, so their spread says how far the
         # median ratio can be trusted (at +-0.4 s a sample, 5 rounds do not resolve 0.1x).
@@ -233,7 +252,7 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
     (site / PROBE.name).symlink_to(PROBE)
     old_args = ("--VoilaConfiguration.extension_denylist=" + json.dumps(STOCK_DENYLIST),
                 "--HenkitVoila.preload=False", "--HenkitVoila.compile_once=False",
-                "--VoilaExporter.optimistic_validation=False")
+                "--VoilaExporter.optimistic_validation=False", ONE_PIECE)
     results = []
     for preheated in (True, False):
         kind = "preheated" if preheated else "cold"
@@ -265,6 +284,51 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
             for label, t in times.items()
         ] + [Result(f"floor after the cuts / before, {kind}", after / before, "x", None, False,
                     "below 1: the cuts lowered the floor")]
+    return results
+
+
+def run_cold_cut(browser, names: list[str]) -> list[Result]:
+    """The cold-cut part: the probe and every dashboard opened cold on a server sending each
+    page in one piece and on one rendering it progressively, samples in turn (page by page,
+    server by server), each dashboard's ratio to its own server's probe."""
+    site = site_with_probe()
+    cold = ("--VoilaConfiguration.preheat_kernel=False",)
+    servers = {
+        "in one piece": VoilaServer(port=free_port(), site=site, extra_args=(*cold, ONE_PIECE)),
+        "progressive": VoilaServer(port=free_port(), site=site, extra_args=cold),
+    }
+    pages = [PROBE.name, *names]
+    usable = {(k, n): [] for k in servers for n in pages}
+    complete = {(k, n): [] for k in servers for n in pages}
+    try:
+        for server in servers.values():
+            server.start()
+        for server in servers.values():
+            server.wait_until_quiet()
+        for _ in range(SAMPLES):
+            for name in pages:
+                for label, server in servers.items():
+                    first, _, every = one_full_load(browser, server, name, False)
+                    usable[label, name].append(first)
+                    complete[label, name].append(every)
+    finally:
+        for server in servers.values():
+            server.stop()
+    med = {key: statistics.median(times) for key, times in usable.items()}
+    done = {key: statistics.median(times) for key, times in complete.items()}
+    results = [
+        Result(f"cold floor, page {label} (probe, median of {SAMPLES})", med[label, PROBE.name],
+               "s", None, False, "samples " + ", ".join(f"{t:.2f}" for t in usable[label, PROBE.name]))
+        for label in servers
+    ]
+    for name in names:
+        before, after = (med[label, name] / med[label, PROBE.name] for label in servers)
+        results.append(Result(
+            f"{name}: cold ratio to the floor, in one piece -> progressive", after, "x",
+            FLOOR_RATIO_TARGET, False,
+            f"{before:.2f}x -> {after:.2f}x; usable {med['in one piece', name]:.2f} s -> "
+            f"{med['progressive', name]:.2f} s; every output shown "
+            f"{done['in one piece', name]:.2f} s -> {done['progressive', name]:.2f} s"))
     return results
 
 
@@ -614,6 +678,7 @@ def run_rush_round(browser, names: list[str], viewers: int) -> list[Result]:
 RUNNERS: dict[str, Callable[..., list[Result]]] = {
     "floor": run_floor,
     "floor-cut": run_floor_cut,
+    "cold-cut": run_cold_cut,
     "breakdown": run_breakdown,
     "clicks": run_clicks,
     "rush-lesson": run_rush_lesson,

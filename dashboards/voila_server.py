@@ -55,6 +55,19 @@ bytecode cache), checked against each template's source so that an edited templa
 again. A lesson's markdown cells are rendered to HTML once per text too (some 30 a lesson, about
 2.5 ms each), except a text showing an image, whose file the page inlines as it is now.
 
+Cold pages progressive: a page that finds no preheated kernel ready is rendered with Voilà's
+progressive rendering: the server sends the whole lesson at once, every markdown cell rendered,
+the browser starts its widget manager while the kernel starts, and each cell's output appears as
+soon as its cell has run. That is every page of a server with POOL=0, and every viewer past a
+dashboard's pool: Voilà would have them wait for the refill kernel, which starts only after
+FILL_DELAY (120 s in a lesson: a student who reloaded the page waited two minutes). Voilà sent a
+cold page in one piece once every cell had run, and the browser started only then: a lesson's
+first widget came 1.14-1.77x later than the probe page's. A widget that shows while later cells
+still run answers a click once the cell running then has finished (Voilà runs the cells one at a
+time). Voilà allows progressive rendering only with preheating off for the whole server; here
+the choice is made per page (ColdPagesProgressive), so a ready preheated kernel still serves its
+page in one piece, as fast as before.
+
 Rules sheets: the lessons link the kit's rules sheets as `rules/henpen.md` and `rules/hens.md`,
 beside the notebook (notebooks/rules is a link to docs/rules), which JupyterLab opens as files.
 On a dashboard the same link points under /voila/render/, where Voilà would try to run it as a
@@ -65,6 +78,7 @@ one home) with the dashboards' 16 px text.
 from __future__ import annotations
 
 import asyncio
+import copy
 import gzip
 import json
 import logging
@@ -83,9 +97,13 @@ from jupyter_client.channels import AsyncZMQSocketChannel
 from jupyter_server.utils import url_path_join
 from nbconvert.exporters.templateexporter import TemplateExporter
 from tornado.web import GZipContentEncoding, HTTPError, RequestHandler, StaticFileHandler
+from tornado.websocket import WebSocketClosedError
 from traitlets import Bool, Int, Unicode
-from voila.app import Voila
+from voila.app import Voila, _kernel_id_regex
+from voila.configuration import VoilaConfiguration
 from voila.exporter import VoilaExporter
+from voila.tornado.execution_request_handler import ExecutionRequestHandler
+from voila.tornado.handler import TornadoVoilaHandler
 
 #: How long one wait lasts before the socket is asked directly (seconds): the longest a lost
 #: wake-up can delay a page.
@@ -306,6 +324,80 @@ def preload_scripts(path: Path = PRELOADS) -> tuple[list[str], str]:
     return scripts, ""
 
 
+# --- Cold pages progressive ------------------------------------------------------------------
+
+
+def progressive_copy(configuration: VoilaConfiguration) -> VoilaConfiguration:
+    """A copy of Voilà's configuration with progressive rendering on (the original unchanged)."""
+    copied = copy.copy(configuration)  # traitlets copies the values: a change stays in the copy
+    copied.progressive_rendering = True
+    return copied
+
+
+class ColdPagesProgressive(TornadoVoilaHandler):
+    """Voilà's page handler, serving a page from a preheated kernel only when one is ready and
+    rendering every other page progressively at once (Voilà would make it wait for a kernel still
+    waiting out its fill delay: 120 s in a lesson, for a student who reloads the page)."""
+
+    def initialize(self, **kwargs: Any) -> None:
+        self._progressive: VoilaConfiguration | None = kwargs.pop("progressive_configuration")
+        self._preheated: bool | None = None
+        super().initialize(**kwargs)
+
+    def preheated_kernel_ready(self, notebook_path: str) -> bool:
+        """Whether the notebook's next preheated kernel (the one Voilà would take) has started."""
+        pool = getattr(self.kernel_manager, "_pools", {}).get(notebook_path, [])  # Voilà 0.5
+        return bool(pool) and pool[0].done() and not pool[0].cancelled() and (
+            pool[0].exception() is None)
+
+    def should_use_rendered_notebook(self, *args: Any) -> bool:
+        """Voilà's test for serving a page from a preheated kernel, and a kernel ready for it."""
+        if self._preheated is None:  # asked outside a page request: Voilà's own answer
+            return super().should_use_rendered_notebook(*args)
+        return self._preheated
+
+    async def get_generator(self, path: str | None = None):
+        notebook_path = self.notebook_path or path
+        try:
+            rendered = self.kernel_manager.notebook_data.get(notebook_path, {})
+            pool_size = self.kernel_manager.get_pool_size(notebook_path)
+        except AttributeError:  # a kernel manager without pools
+            rendered, pool_size = {}, 0
+        # Decided once, before Voilà's generator asks (it does before its first await).
+        self._preheated = super().should_use_rendered_notebook(
+            rendered, pool_size, self.get_argument("template", None),
+            self.get_argument("theme", None), self.request.arguments,
+        ) and self.preheated_kernel_ready(notebook_path)
+        if not self._preheated and self._progressive is not None:
+            self.voila_configuration = self._progressive
+            forget_closed_kernels(self.kernel_manager)
+        async for html in super().get_generator(path):
+            yield html
+
+
+def forget_closed_kernels(kernel_manager: Any) -> None:
+    """Drop the notebooks kept for pages that never asked for their cells to be run (a tab
+    closed at once): each is kept until its page's websocket asks, under its kernel's id."""
+    waiting = ExecutionRequestHandler._execution_data
+    for kernel_id in [k for k in waiting if k not in kernel_manager]:
+        del waiting[kernel_id]
+
+
+class CellRunner(ExecutionRequestHandler):
+    """Voilà's websocket that runs a progressive page's cells, quiet when the viewer has gone:
+    a tab closed while its cells run ends the run (Voilà's own logs a traceback), and a socket
+    closed before any run does not fail in on_close."""
+
+    _executor = None
+
+    async def on_message(self, message: str | bytes) -> None:
+        try:
+            await super().on_message(message)
+        except WebSocketClosedError:
+            self.log.info("A page closed while its cells ran (kernel %s)",
+                          getattr(self, "_kernel_id", "?"))
+
+
 # --- A lesson: one dashboard with a preheated kernel for every student -----------------------
 
 #: How often the lesson's pool is looked at until it is ready (seconds).
@@ -392,6 +484,9 @@ class HenkitVoila(Voila):
     compile_once = Bool(True, config=True, help="Compile the page templates and render each "
                                                 "markdown text once for every page (False: "
                                                 "afresh for each page, as Voilà does).")
+    progressive_cold = Bool(True, config=True, help="Render progressively each page that no "
+                                                    "preheated kernel serves (False: only when "
+                                                    "the whole notebook has run, as Voilà does).")
 
     def init_settings(self) -> dict:
         if self.lesson:
@@ -449,11 +544,24 @@ class HenkitVoila(Voila):
         # Before Voilà's own /voila/render/(.*), which would take the sheet for a notebook.
         handlers: list = [(url_path_join(self.server_url, r"/voila/render/rules/([a-z]+)\.md"),
                            RulesSheet)]
+        if self.progressive_cold and not self.voila_configuration.progressive_rendering:
+            # The websocket a progressive page asks to run its cells, which Voilà adds only when
+            # progressive rendering is its setting for every page (first: before a catch-all).
+            handlers.append((url_path_join(self.server_url, rf"/voila/execution/{_kernel_id_regex}"),
+                             CellRunner))
         for route in super().init_handlers():
             if not isinstance(route, tuple):
                 handlers.append(route)
                 continue
             pattern, handler, *kwargs = route
+            if handler is TornadoVoilaHandler and self.progressive_cold:
+                # Voilà's own progressive setting (preheating off) already covers every page.
+                progressive = (None if self.voila_configuration.progressive_rendering
+                               else progressive_copy(self.voila_configuration))
+                handler = ColdPagesProgressive
+                kwargs = [{**kwargs[0], "progressive_configuration": progressive}]
+            elif handler is ExecutionRequestHandler:
+                handler = CellRunner
             if isinstance(handler, type) and issubclass(handler, StaticFileHandler):
                 handler = type(handler.__name__, (GzipStaticFiles, handler), {})
             if kwargs and pattern.endswith("/voila/labextensions/(.*)"):

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import logging
 import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -547,3 +548,135 @@ def test_a_markdown_text_is_rendered_once_unless_it_shows_an_image(monkeypatch):
     page(with_attachment, attachments)
     page(with_attachment, attachments)
     assert rendered[4:] == [with_attachment, with_attachment]
+
+
+# --- voila_server.py: a page without a ready preheated kernel is rendered progressively ----------
+
+
+def test_a_cold_pages_configuration_is_a_progressive_copy_of_voilas():
+    from voila.configuration import VoilaConfiguration
+
+    voilas = VoilaConfiguration(template="henkit", preheat_kernel=True, strip_sources=True)
+    cold = GUARD.progressive_copy(voilas)
+    assert cold.progressive_rendering is True
+    assert voilas.progressive_rendering is False  # every other page is served as before
+    assert (cold.template, cold.preheat_kernel, cold.strip_sources) == ("henkit", True, True)
+
+
+def routes_of(monkeypatch, progressive_cold: bool, voilas_own: bool) -> list[tuple]:
+    """HenkitVoila's routes over a stand-in for Voilà's (its page route, and its cell-running
+    websocket when progressive rendering is Voilà's own setting)."""
+    from voila.configuration import VoilaConfiguration
+    from voila.tornado.execution_request_handler import ExecutionRequestHandler
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    configuration = VoilaConfiguration(preheat_kernel=not voilas_own,
+                                       progressive_rendering=voilas_own)
+    voilas = [("/voila/render/(.*)", TornadoVoilaHandler,
+               {"voila_configuration": configuration, "config": None, "template_paths": []})]
+    if voilas_own:
+        voilas.insert(0, (r"/voila/execution/(?P<kernel_id>\w+-\w+-\w+-\w+-\w+)",
+                          ExecutionRequestHandler))
+    monkeypatch.setattr(GUARD.Voila, "init_handlers", lambda self: voilas)
+    app = GUARD.HenkitVoila(progressive_cold=progressive_cold)
+    app.voila_configuration, app.server_url = configuration, "/"
+    return app.init_handlers()
+
+
+def test_the_page_route_renders_progressively_each_page_no_ready_kernel_serves(monkeypatch):
+    import re
+
+    routes = routes_of(monkeypatch, progressive_cold=True, voilas_own=False)
+    page = next(r for r in routes if r[0].endswith("/voila/render/(.*)"))
+    assert page[1] is GUARD.ColdPagesProgressive
+    assert page[2]["progressive_configuration"].progressive_rendering is True
+    assert page[2]["voila_configuration"].progressive_rendering is False
+    # The websocket the progressive page asks to run its cells, ahead of any catch-all route.
+    runs = [i for i, r in enumerate(routes)
+            if re.fullmatch(r[0], "/voila/execution/1a2b3c4d-0000-4e5f-8a9b-0123456789ab")]
+    assert len(runs) == 1 and routes[runs[0]][1] is GUARD.CellRunner
+    assert runs[0] < routes.index(page)
+
+
+def test_voilas_own_progressive_setting_keeps_one_cell_running_route(monkeypatch):
+    routes = routes_of(monkeypatch, progressive_cold=True, voilas_own=True)
+    page = next(r for r in routes if r[0].endswith("/voila/render/(.*)"))
+    assert page[1] is GUARD.ColdPagesProgressive
+    assert page[2]["progressive_configuration"] is None  # every page is progressive already
+    assert [r[1] for r in routes if "/voila/execution/" in r[0]] == [GUARD.CellRunner]
+
+
+def test_the_cold_pages_can_be_served_as_voila_does(monkeypatch):
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    routes = routes_of(monkeypatch, progressive_cold=False, voilas_own=False)
+    assert [r[1] for r in routes if r[0].endswith("/voila/render/(.*)")] == [TornadoVoilaHandler]
+    assert not [r for r in routes if "/voila/execution/" in r[0]]
+
+
+def handler_over(kind, pools: dict | None):
+    """A handler of `kind` (not serving a request) whose server's kernel manager has `pools`."""
+    handler = object.__new__(kind)
+    manager = SimpleNamespace() if pools is None else SimpleNamespace(_pools=pools)
+    handler.application = SimpleNamespace(settings={"kernel_manager": manager},
+                                          ui_methods={}, ui_modules={})
+    return handler
+
+
+def test_a_page_takes_a_preheated_kernel_only_when_the_next_one_has_started():
+    async def ready_by_pool() -> dict[str, bool]:
+        loop = asyncio.get_running_loop()
+        started = loop.create_future()
+        started.set_result({"kernel_id": "k1"})
+        waiting = loop.create_future()  # a refill still waiting out its fill delay
+        failed = loop.create_future()
+        failed.set_exception(RuntimeError("the kernel died"))
+        cancelled = loop.create_future()
+        cancelled.cancel()
+        pools = {"started": [started], "waiting": [waiting], "waiting first": [waiting, started],
+                 "failed": [failed], "cancelled": [cancelled], "empty": []}
+        answers = {name: handler_over(GUARD.ColdPagesProgressive, {"a.ipynb": pool})
+                   .preheated_kernel_ready("a.ipynb") for name, pool in pools.items()}
+        answers["another notebook's"] = handler_over(
+            GUARD.ColdPagesProgressive, {"b.ipynb": [started]}).preheated_kernel_ready("a.ipynb")
+        answers["no pools"] = handler_over(GUARD.ColdPagesProgressive, None
+                                           ).preheated_kernel_ready("a.ipynb")
+        waiting.cancel()
+        return answers
+
+    answers = run(ready_by_pool())
+    assert answers.pop("started") is True
+    assert answers == dict.fromkeys(answers, False)
+    assert len(answers) == 7
+
+
+def test_notebooks_kept_for_pages_whose_kernel_is_gone_are_forgotten(monkeypatch):
+    from voila.tornado.execution_request_handler import ExecutionRequestHandler
+
+    kept = {"k-open": {"nb": 1}, "k-closed": {"nb": 2}}
+    monkeypatch.setattr(ExecutionRequestHandler, "_execution_data", kept)
+    GUARD.forget_closed_kernels({"k-open", "k-other"})  # the kernels running now
+    assert kept == {"k-open": {"nb": 1}}
+
+
+def test_a_page_closed_while_its_cells_run_ends_the_run_quietly(monkeypatch, caplog):
+    from tornado.websocket import WebSocketClosedError
+    from voila.tornado.execution_request_handler import ExecutionRequestHandler
+
+    async def closed(self, message):
+        raise WebSocketClosedError()
+
+    monkeypatch.setattr(ExecutionRequestHandler, "on_message", closed)
+    runner = handler_over(GUARD.CellRunner, {})
+    runner._kernel_id = "k1"
+    with caplog.at_level(logging.INFO):
+        assert run(runner.on_message('{"action": "execute"}')) is None
+    assert "A page closed while its cells ran (kernel k1)" in caplog.text
+    runner.on_close()  # no run was ever started: nothing to stop, no AttributeError
+
+    async def other(self, message):
+        raise RuntimeError("a real failure")
+
+    monkeypatch.setattr(ExecutionRequestHandler, "on_message", other)
+    with pytest.raises(RuntimeError, match="a real failure"):
+        run(runner.on_message("{}"))

@@ -231,13 +231,21 @@ def stop_server(process: subprocess.Popen) -> None:
             pass
 
 
-def open_dashboard_page(page, server: VoilaServer, name: str, **goto) -> None:
-    """Open a dashboard as a viewer would: at once, even while Voilà is refilling its pools.
+def open_dashboard_page(page, server: VoilaServer, name: str, complete: bool = True,
+                        **goto) -> None:
+    """Open a dashboard as a viewer would: at once, even while Voilà is refilling its pools; and
+    (complete) wait until every cell's output is shown, which a page without a preheated kernel
+    shows cell by cell after it has loaded.
 
     (Pages opened during refills used to hang now and then: a lost ZeroMQ wake-up, which
     dashboards/voila_server.py guards against. The tests no longer wait for quiet to dodge it.)
     """
+    if not getattr(page, "henkit_marked", False):
+        page.add_init_script(MARK_USABLE)
+        page.henkit_marked = True
     page.goto(server.dashboard_url(name), **goto)
+    if complete:
+        complete_after_ms(page)
 
 
 def launch_chromium(playwright):
@@ -291,10 +299,14 @@ class PageLog:
 
 
 # Installed in every page before it loads: the moments (ms after navigation start) the first
-# widget is visible, which is when Voilà has connected to the kernel and a viewer can click, and
-# the first chart is drawn (plotly.js loads after the widgets: henkit/display.py).
+# widget is visible, which is when Voilà has connected to the kernel and a viewer can click, the
+# first chart is drawn (plotly.js loads after the widgets: henkit/display.py), and the page is
+# complete: every cell's output is shown. A page sent in one piece (from a preheated kernel) is
+# complete when it is usable; a progressive one (a cold page: dashboards/voila_server.py) once
+# the placeholders Voilà puts in every cell, there from the start, have all been replaced.
 MARK_USABLE = """
 (() => {
+  let progressive, placeholders = false;
   const mark = () => {
     if (window.__henkitUsable === undefined) {
       const el = document.querySelector('.jupyter-widgets');
@@ -302,6 +314,17 @@ MARK_USABLE = """
     }
     if (window.__henkitChart === undefined && document.querySelector('.js-plotly-plot .main-svg'))
       window.__henkitChart = performance.now();
+    const waiting = document.querySelector('.voila-skeleton-container') !== null;
+    placeholders = placeholders || waiting;
+    const config = progressive === undefined && document.getElementById('jupyter-config-data');
+    if (config) {
+      try {  // the page arrives in pieces: its config may not be whole yet
+        progressive = JSON.parse(config.textContent).progressiveRendering === true;
+      } catch (e) {}
+    }
+    if (window.__henkitComplete === undefined && window.__henkitUsable !== undefined
+        && progressive !== undefined && (!progressive || (placeholders && !waiting)))
+      window.__henkitComplete = performance.now();
   };
   new MutationObserver(mark).observe(document, {childList: true, subtree: true, attributes: true});
 })();
@@ -338,6 +361,18 @@ def usable_after_ms(page, timeout: float = 120_000) -> float:
             f"no usable widget on {page.url} after {timeout} ms; shows {shown!r}"
         ) from e
     return page.evaluate("window.__henkitUsable")
+
+
+def complete_after_ms(page, timeout: float = 120_000) -> float:
+    """Wait until every cell's output is shown (MARK_USABLE); return when, in ms after
+    navigation."""
+    try:
+        page.wait_for_function("window.__henkitComplete !== undefined", timeout=timeout)
+    except Exception as e:
+        left = page.evaluate("document.querySelectorAll('.voila-skeleton-container').length")
+        raise RuntimeError(f"{page.url} not complete after {timeout} ms: {left} cells still "
+                           "wait for their output") from e
+    return page.evaluate("window.__henkitComplete")
 
 
 def chart_after_ms(page, timeout: float = 120_000) -> float:

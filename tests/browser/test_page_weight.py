@@ -17,7 +17,14 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from .browsing import MARK_USABLE, VIEWPORT, VoilaServer, dashboards, usable_after_ms
+from .browsing import (
+    MARK_USABLE,
+    VIEWPORT,
+    VoilaServer,
+    complete_after_ms,
+    dashboards,
+    usable_after_ms,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -106,8 +113,8 @@ class Visit:
 
 
 def visit(context, proxy: CountingProxy, name: str) -> Visit:
-    """Open dashboard `name` through the proxy in `context`; count until the page is usable, its
-    charts are drawn and nothing has moved for a second."""
+    """Open dashboard `name` through the proxy in `context`; count until the page is usable and
+    complete, its charts are drawn and nothing has moved for a second."""
     page = context.new_page()
     page.add_init_script(MARK_USABLE)
     cdp = context.new_cdp_session(page)
@@ -139,6 +146,7 @@ def visit(context, proxy: CountingProxy, name: str) -> Visit:
     try:
         page.goto(f"http://127.0.0.1:{proxy.port}/voila/render/{name}")
         usable_after_ms(page)
+        complete_after_ms(page)  # a page without a ready kernel shows its outputs cell by cell
         page.wait_for_function(  # every chart drawn (plotly.js loads after the widgets)
             "[...document.querySelectorAll('.henkit-chart')].every(c => c.querySelector('svg'))"
         )

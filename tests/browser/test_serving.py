@@ -8,6 +8,7 @@ import json
 import subprocess
 import time
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +17,8 @@ from .browsing import (
     DASHBOARDS,
     PROBE,
     ROOT,
+    VIEWPORT,
+    PageLog,
     VoilaServer,
     free_port,
     isolated_env,
@@ -215,3 +218,95 @@ def test_a_lesson_gets_a_preheated_kernel_per_student_and_the_class_pool_is_made
         wait_for_log(server, "Kernel pool of probe.ipynb is filled with 2 kernel(s)", count=2)
     finally:
         server.stop()
+
+
+# --- A viewer past the pool: the page at once, each output as its cell runs ------------------
+
+LESSON_05 = "05_hens_deck_and_drawing.ipynb"
+
+
+@pytest.fixture(scope="module")
+def past_the_pool(tmp_path_factory) -> Iterator[VoilaServer]:
+    """The probe and lesson 5, one preheated kernel each, replaced only after 600 s: a second
+    viewer finds none ready (Voilà would have made them wait for the replacement)."""
+    site = probe_site(tmp_path_factory.mktemp("past-the-pool"))
+    (site / LESSON_05).symlink_to((DASHBOARDS / "site" / LESSON_05).resolve())
+    server = VoilaServer(port=free_port(), site=site, pool=1, fill_delay=600).start()
+    try:
+        server.wait_for_pools([PROBE.name, LESSON_05])
+        server.wait_until_quiet()
+        yield server
+    finally:
+        server.stop()
+
+
+def two_viewers(chromium, server: VoilaServer, name: str) -> list:
+    """Two viewers open `name` one after the other, each page complete (every output shown)."""
+    pages = []
+    for _ in range(2):
+        page = chromium.new_context(viewport=VIEWPORT).new_page()
+        page.log = PageLog("http://127.0.0.1:").attach(page)
+        open_dashboard_page(page, server, name)
+        pages.append(page)
+    return pages
+
+
+def test_a_viewer_past_the_pool_gets_the_page_at_once_and_it_works(chromium, past_the_pool):
+    first, second = two_viewers(chromium, past_the_pool, PROBE.name)
+    try:
+        # The first takes the preheated kernel and its page comes in one piece; the second
+        # gets its page at once, its outputs cell by cell (Voilà's progressive rendering).
+        assert page_config(first)["progressiveRendering"] is False
+        assert page_config(second)["progressiveRendering"] is True
+        assert past_the_pool.log().count("Using pre-heated kernel") == 1
+        # The same page: the probe's seeded dice, its text and its chart.
+        label = [p.locator(".widget-label").first.inner_text() for p in (first, second)]
+        assert label[0] == label[1] and label[0].startswith("dice: ")
+        second.locator(".js-plotly-plot .main-svg").first.wait_for()
+        assert second.get_by_text("A widget and a plotly chart").is_visible()
+        assert second.locator(".voila-skeleton-container").count() == 0
+        assert shown_code(second, json.loads(PROBE.read_text())) == []
+        # It answers a click, and closing it shuts its own kernel down.
+        second.get_by_role("button", name="Roll").click()
+        second.wait_for_function(
+            "b => document.querySelector('.widget-label').innerText !== b", arg=label[1])
+        kernel = page_config(second)["kernelId"]
+        second.wait_for_function("/(^|; )_xsrf=/.test(document.cookie)", timeout=20_000)
+        assert first.log.problems() == {} and second.log.problems() == {}
+        second.close(run_before_unload=True)
+        deadline = time.monotonic() + 30
+        while f"Kernel shutdown: {kernel}" not in past_the_pool.log():
+            assert time.monotonic() < deadline, past_the_pool.log()[-2000:]
+            time.sleep(0.2)
+    finally:
+        for page in (first, second):
+            page.context.close()
+    assert "Traceback" not in past_the_pool.log()
+
+
+# Each cell's index, words (white space aside: one print can reach a page as two stream outputs,
+# on two lines, as the kernel happens to flush) and number of widget views; a cell holding a seed
+# box ("New seed") stands for a game of the viewer's own (its cards, and so its views, differ).
+OWN_GAMES_ASIDE = """cells => cells.map(c => [c.getAttribute('cell-index'),
+    ...([...c.querySelectorAll('button')].some(b => b.innerText.trim() === 'New seed')
+        ? ["(a game of the viewer's own)", null]
+        : [c.innerText.split(/\\s+/).join(' ').trim(),
+           c.querySelectorAll('.jupyter-widgets').length])])"""
+
+
+def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromium, past_the_pool):
+    first, second = two_viewers(chromium, past_the_pool, LESSON_05)
+    try:
+        assert [page_config(p)["progressiveRendering"] for p in (first, second)] == [False, True]
+        # Every cell's text and output, in order: the lesson is seeded, so the same to the digit,
+        # except a game with a seed box, which deals each viewer a game of their own.
+        outputs = [p.locator("[cell-index]").evaluate_all(OWN_GAMES_ASIDE) for p in (first, second)]
+        cells = json.loads((past_the_pool.site / LESSON_05).read_text())["cells"]
+        assert len(outputs[0]) == len(cells)
+        assert outputs[1] == outputs[0]
+        assert sum(text == "(a game of the viewer's own)" for _, text, _ in outputs[0]) >= 1
+        assert sum(views or 0 for _, _, views in outputs[0]) > 0
+        assert first.log.problems() == {} and second.log.problems() == {}
+    finally:
+        for page in (first, second):
+            page.context.close()
