@@ -160,18 +160,19 @@ def wait_for_refill(server: VoilaServer, name: str, count: int, timeout: float =
 def one_load(browser, server: VoilaServer, name: str, preheated: bool) -> tuple[float, float]:
     """Seconds to the first usable widget and to the first drawn chart (nan if none) of one
     fresh page, closed after; a preheated server gets its kernel back before returning."""
-    usable, chart, _ = one_full_load(browser, server, name, preheated)
+    usable, chart, _, _ = one_full_load(browser, server, name, preheated)
     return usable, chart
 
 
 def one_full_load(browser, server: VoilaServer, name: str,
-                  preheated: bool) -> tuple[float, float, float]:
-    """one_load's seconds, and the seconds until every cell's output is shown (a progressive
-    page shows them cell by cell, after its first widget)."""
+                  preheated: bool) -> tuple[float, float, float, float]:
+    """one_load's seconds, the seconds until every cell's output is shown (a progressive page
+    shows them cell by cell, after its first widget) and until the lesson's text shows."""
     fills = pool_fills(server, name)
     page = open_page(browser, server.dashboard_url(name))
     usable = usable_after_ms(page) / 1000
     complete = complete_after_ms(page) / 1000
+    text = page.evaluate("window.__henkitText") / 1000
     from playwright.sync_api import Error as PlaywrightError
 
     try:
@@ -183,7 +184,7 @@ def one_full_load(browser, server: VoilaServer, name: str,
         wait_for_refill(server, name, fills)
     else:
         time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
-    return usable, chart, complete
+    return usable, chart, complete, text
 
 
 def floor_results(browser, server: VoilaServer, names: list[str], preheated: bool) -> list[Result]:
@@ -193,12 +194,14 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
     times: dict[str, list[float]] = {n: [] for n in pages}
     charts: dict[str, list[float]] = {n: [] for n in pages}
     complete: dict[str, list[float]] = {n: [] for n in pages}
+    text: dict[str, list[float]] = {n: [] for n in pages}
     for _ in range(SAMPLES):
         for name in pages:
-            usable, chart, every = one_full_load(browser, server, name, preheated)
+            usable, chart, every, shown = one_full_load(browser, server, name, preheated)
             times[name].append(usable)
             charts[name].append(chart)
             complete[name].append(every)
+            text[name].append(shown)
     kind, target = ("preheated", PREHEATED_TARGET_S) if preheated else ("cold", COLD_TARGET_S)
     floor = statistics.median(times[PROBE.name])
     results = [
@@ -212,6 +215,7 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
             f"{name}: open to usable, {kind}", median, "s", target, False,
             f"samples {', '.join(f'{t:.2f}' for t in times[name])}"
             + (f"; first chart median {statistics.median(drawn):.2f} s" if drawn else "")
+            + f"; text shown median {statistics.median(text[name]):.2f} s"
             + f"; every output shown median {statistics.median(complete[name]):.2f} s"))
         # Each round's own ratio too (the probe opened just before the dashboards): load that
         # moves during a run moves both sides of a round, so their spread says how far the
@@ -300,6 +304,7 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     pages = [PROBE.name, *names]
     usable = {(k, n): [] for k in servers for n in pages}
     complete = {(k, n): [] for k in servers for n in pages}
+    text = {(k, n): [] for k in servers for n in pages}
     try:
         for server in servers.values():
             server.start()
@@ -308,14 +313,16 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
         for _ in range(SAMPLES):
             for name in pages:
                 for label, server in servers.items():
-                    first, _, every = one_full_load(browser, server, name, False)
+                    first, _, every, shown = one_full_load(browser, server, name, False)
                     usable[label, name].append(first)
                     complete[label, name].append(every)
+                    text[label, name].append(shown)
     finally:
         for server in servers.values():
             server.stop()
     med = {key: statistics.median(times) for key, times in usable.items()}
     done = {key: statistics.median(times) for key, times in complete.items()}
+    read = {key: statistics.median(times) for key, times in text.items()}
     results = [
         Result(f"cold floor, page {label} (probe, median of {SAMPLES})", med[label, PROBE.name],
                "s", None, False, "samples " + ", ".join(f"{t:.2f}" for t in usable[label, PROBE.name]))
@@ -326,7 +333,8 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
         results.append(Result(
             f"{name}: cold ratio to the floor, in one piece -> progressive", after, "x",
             FLOOR_RATIO_TARGET, False,
-            f"{before:.2f}x -> {after:.2f}x; usable {med['in one piece', name]:.2f} s -> "
+            f"{before:.2f}x -> {after:.2f}x; text shown {read['in one piece', name]:.2f} s -> "
+            f"{read['progressive', name]:.2f} s; usable {med['in one piece', name]:.2f} s -> "
             f"{med['progressive', name]:.2f} s; every output shown "
             f"{done['in one piece', name]:.2f} s -> {done['progressive', name]:.2f} s"))
     return results

@@ -298,7 +298,8 @@ class PageLog:
         return {kind: items for kind, items in found.items() if items}
 
 
-# Installed in every page before it loads: the moments (ms after navigation start) the first
+# Installed in every page before it loads: the moments (ms after navigation start) the lesson's
+# text shows (Voilà hides the cells behind a spinner until its page has started), the first
 # widget is visible, which is when Voilà has connected to the kernel and a viewer can click, the
 # first chart is drawn (plotly.js loads after the widgets: henkit/display.py), and the page is
 # complete: every cell's output is shown. A page sent in one piece (from a preheated kernel) is
@@ -314,6 +315,10 @@ MARK_USABLE = """
     }
     if (window.__henkitChart === undefined && document.querySelector('.js-plotly-plot .main-svg'))
       window.__henkitChart = performance.now();
+    if (window.__henkitText === undefined) {
+      const cells = document.getElementById('rendered_cells');
+      if (cells && cells.offsetParent !== null) window.__henkitText = performance.now();
+    }
     const waiting = document.querySelector('.voila-skeleton-container') !== null;
     placeholders = placeholders || waiting;
     const config = progressive === undefined && document.getElementById('jupyter-config-data');
