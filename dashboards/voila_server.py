@@ -56,17 +56,18 @@ again. A lesson's markdown cells are rendered to HTML once per text too (some 30
 2.5 ms each), except a text showing an image, whose file the page inlines as it is now.
 
 Cold pages progressive: a page that finds no preheated kernel ready is rendered with Voilà's
-progressive rendering: the server sends the whole lesson at once, every markdown cell rendered,
-the browser starts its widget manager while the kernel starts, and each cell's output appears as
-soon as its cell has run. That is every page of a server with POOL=0, and every viewer past a
-dashboard's pool: Voilà would have them wait for the refill kernel, which starts only after
-FILL_DELAY (120 s in a lesson: a student who reloaded the page waited two minutes). Voilà sent a
-cold page in one piece once every cell had run, and the browser started only then: a lesson's
-first widget came 1.14-1.77x later than the probe page's. A widget that shows while later cells
-still run answers a click once the cell running then has finished (Voilà runs the cells one at a
-time). Voilà allows progressive rendering only with preheating off for the whole server; here
-the choice is made per page (ColdPagesProgressive), so a ready preheated kernel still serves its
-page in one piece, as fast as before.
+progressive rendering. The browser loads the page's scripts while its kernel starts; as soon as
+the kernel is up the server sends the whole lesson, every markdown cell rendered, and each cell's
+output appears as soon as its cell has run. Those pages are every page of a server with POOL=0,
+which Voilà sent in one piece once every cell had run (the browser only then started the
+widgets: a lesson's first widget came 1.14-1.77x later than the probe page's), and every viewer
+past a dashboard's pool, whom Voilà had wait for the pool's replacement kernel, which starts only
+after FILL_DELAY (120 s in a lesson: a student who reloaded the page waited two minutes), and
+then for every cell. A widget that shows while later cells still run answers a click once the
+cell running then has finished (Voilà runs the cells one at a time). Voilà allows progressive
+rendering only with preheating off for the whole server; here the choice is made per page
+(ColdPagesProgressive), so a ready preheated kernel still serves its page in one piece, as fast
+as before.
 
 Rules sheets: the lessons link the kit's rules sheets as `rules/henpen.md` and `rules/hens.md`,
 beside the notebook (notebooks/rules is a link to docs/rules), which JupyterLab opens as files.
@@ -345,10 +346,12 @@ class ColdPagesProgressive(TornadoVoilaHandler):
         super().initialize(**kwargs)
 
     def preheated_kernel_ready(self, notebook_path: str) -> bool:
-        """Whether the notebook's next preheated kernel (the one Voilà would take) has started."""
+        """Whether one of the notebook's preheated kernels has started; if so it is put first in
+        its pool, where Voilà takes the kernel for a page (a kernel still starting, or a failed
+        one, no longer holds back a started one behind it)."""
         pool = getattr(self.kernel_manager, "_pools", {}).get(notebook_path, [])  # Voilà 0.5
-        return bool(pool) and pool[0].done() and not pool[0].cancelled() and (
-            pool[0].exception() is None)
+        pool.sort(key=lambda item: not started(item))  # stable: the others keep their order
+        return bool(pool) and started(pool[0])
 
     def should_use_rendered_notebook(self, *args: Any) -> bool:
         """Voilà's test for serving a page from a preheated kernel, and a kernel ready for it."""
@@ -375,6 +378,11 @@ class ColdPagesProgressive(TornadoVoilaHandler):
             yield html
 
 
+def started(item: asyncio.Future) -> bool:
+    """Whether a pool's entry (a task giving a kernel that runs the notebook) gave its kernel."""
+    return item.done() and not item.cancelled() and item.exception() is None
+
+
 def forget_closed_kernels(kernel_manager: Any) -> None:
     """Drop the notebooks kept for pages that never asked for their cells to be run (a tab
     closed at once): each is kept until its page's websocket asks, under its kernel's id."""
@@ -384,9 +392,11 @@ def forget_closed_kernels(kernel_manager: Any) -> None:
 
 
 class CellRunner(ExecutionRequestHandler):
-    """Voilà's websocket that runs a progressive page's cells, quiet when the viewer has gone:
-    a tab closed while its cells run ends the run (Voilà's own logs a traceback), and a socket
-    closed before any run does not fail in on_close."""
+    """Voilà's websocket that runs a progressive page's cells, ending the run when its tab has
+    closed: the cell that was running is logged as failed (its kernel shut down by the closing
+    page) by Voilà, and the write of its result to the closed socket, which Voilà's handler lets
+    escape as a second traceback, is one line here. A socket closed before any run does not fail
+    in on_close."""
 
     _executor = None
 

@@ -304,7 +304,10 @@ class PageLog:
 # first chart is drawn (plotly.js loads after the widgets: henkit/display.py), and the page is
 # complete: every cell's output is shown. A page sent in one piece (from a preheated kernel) is
 # complete when it is usable; a progressive one (a cold page: dashboards/voila_server.py) once
-# the placeholders Voilà puts in every cell, there from the start, have all been replaced.
+# the placeholders Voilà puts in every cell, there from the start, have all been replaced by
+# the cells' results. (A widget whose model is still on its way over the kernel's socket is
+# placed a moment later, and widget views and charts draw after: tests that compare what pages
+# show wait for them to settle.)
 MARK_USABLE = """
 (() => {
   let progressive, placeholders = false;

@@ -240,31 +240,69 @@ def past_the_pool(tmp_path_factory) -> Iterator[VoilaServer]:
         server.stop()
 
 
-def two_viewers(chromium, server: VoilaServer, name: str) -> list:
-    """Two viewers open `name` one after the other, each page complete (every output shown)."""
-    pages = []
+def two_viewers(chromium, server: VoilaServer, name: str) -> tuple[list, int]:
+    """Two viewers open `name` one after the other, each page complete (every cell's result
+    placed); and how many of the two the server served from a preheated kernel."""
+    pages, served = [], server.log().count("Using pre-heated kernel")
     for _ in range(2):
         page = chromium.new_context(viewport=VIEWPORT).new_page()
         page.log = PageLog("http://127.0.0.1:").attach(page)
         open_dashboard_page(page, server, name)
         pages.append(page)
-    return pages
+    return pages, server.log().count("Using pre-heated kernel") - served
+
+
+def settled(page, snapshot: str, timeout: float = 30) -> list:
+    """`snapshot` (a JS function of the page's [cell-index] cells) once two readings half a
+    second apart agree: widget views and charts draw after their cell's result is placed."""
+    deadline = time.monotonic() + timeout
+    before = page.locator("[cell-index]").evaluate_all(snapshot)
+    while True:
+        page.wait_for_timeout(500)
+        now = page.locator("[cell-index]").evaluate_all(snapshot)
+        if now == before or time.monotonic() > deadline:
+            return now
+        before = now
+
+
+# Where a placeholder would show, the computed style that shows it: a text cell's placeholder is
+# hidden and a code cell's stands still (the template's rules over Voilà's own).
+PLACEHOLDERS = """() => {
+  const made = [];
+  for (const kind of ['jp-MarkdownCell', 'jp-CodeCell']) {
+    const cell = document.createElement('div');
+    cell.setAttribute('cell-index', '999');
+    cell.innerHTML = `<div class="jp-Cell ${kind}"></div><div class="voila-skeleton-container">
+      <div class="voila-skeleton-post"><div class="voila-skeleton-avatar"></div>
+      <div class="voila-skeleton-line"></div></div></div>`;
+    document.getElementById('rendered_cells').appendChild(cell);
+    const box = getComputedStyle(cell.querySelector('.voila-skeleton-container')).display;
+    const moving = [...cell.querySelectorAll('.voila-skeleton-post > div')].map(
+      d => getComputedStyle(d).animationName);
+    made.push([kind, box, moving]);
+    cell.remove();
+  }
+  return made;
+}"""
 
 
 def test_a_viewer_past_the_pool_gets_the_page_at_once_and_it_works(chromium, past_the_pool):
-    first, second = two_viewers(chromium, past_the_pool, PROBE.name)
+    (first, second), preheated = two_viewers(chromium, past_the_pool, PROBE.name)
     try:
         # The first takes the preheated kernel and its page comes in one piece; the second
         # gets its page at once, its outputs cell by cell (Voilà's progressive rendering).
         assert page_config(first)["progressiveRendering"] is False
         assert page_config(second)["progressiveRendering"] is True
-        assert past_the_pool.log().count("Using pre-heated kernel") == 1
+        assert preheated == 1
+        assert second.evaluate(PLACEHOLDERS) == [
+            ["jp-MarkdownCell", "none", ["none", "none"]],
+            ["jp-CodeCell", "flex", ["none", "none"]],
+        ]
         # The same page: the probe's seeded dice, its text and its chart.
         label = [p.locator(".widget-label").first.inner_text() for p in (first, second)]
         assert label[0] == label[1] and label[0].startswith("dice: ")
         second.locator(".js-plotly-plot .main-svg").first.wait_for()
         assert second.get_by_text("A widget and a plotly chart").is_visible()
-        assert second.locator(".voila-skeleton-container").count() == 0
         assert shown_code(second, json.loads(PROBE.read_text())) == []
         # It answers a click, and closing it shuts its own kernel down.
         second.get_by_role("button", name="Roll").click()
@@ -295,12 +333,13 @@ OWN_GAMES_ASIDE = """cells => cells.map(c => [c.getAttribute('cell-index'),
 
 
 def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromium, past_the_pool):
-    first, second = two_viewers(chromium, past_the_pool, LESSON_05)
+    (first, second), preheated = two_viewers(chromium, past_the_pool, LESSON_05)
     try:
         assert [page_config(p)["progressiveRendering"] for p in (first, second)] == [False, True]
+        assert preheated == 1
         # Every cell's text and output, in order: the lesson is seeded, so the same to the digit,
         # except a game with a seed box, which deals each viewer a game of their own.
-        outputs = [p.locator("[cell-index]").evaluate_all(OWN_GAMES_ASIDE) for p in (first, second)]
+        outputs = [settled(p, OWN_GAMES_ASIDE) for p in (first, second)]
         cells = json.loads((past_the_pool.site / LESSON_05).read_text())["cells"]
         assert len(outputs[0]) == len(cells)
         assert outputs[1] == outputs[0]
