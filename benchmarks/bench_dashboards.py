@@ -85,7 +85,8 @@ STOCK_DENYLIST = ["jupyterlab-plotly", "anywidget"]
 # A server sending every cold page in one piece, once its notebook has run (Voilà's way).
 ONE_PIECE = "--HenkitVoila.progressive_cold=False"
 
-PARTS = ("floor", "floor-cut", "cold-cut", "breakdown", "clicks", "rush-lesson", "rush-one", "rush-round")
+PARTS = ("floor", "floor-cut", "cold-cut", "breakdown", "clicks", "rush-lesson", "rush-one",
+         "rush-round")
 
 # For each dashboard, the control to click (found by its label, so it may be clicked again and
 # again: a toggle), the element that updates and a JS test on it that the update is complete.
@@ -302,9 +303,9 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
         "progressive": VoilaServer(port=free_port(), site=site, extra_args=cold),
     }
     pages = [PROBE.name, *names]
-    usable = {(k, n): [] for k in servers for n in pages}
-    complete = {(k, n): [] for k in servers for n in pages}
-    text = {(k, n): [] for k in servers for n in pages}
+    # (server, page) -> each sample's (usable, first chart, every output shown, text shown)
+    loads: dict[tuple[str, str], list[tuple[float, ...]]] = {
+        (k, n): [] for k in servers for n in pages}
     try:
         for server in servers.values():
             server.start()
@@ -313,19 +314,16 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
         for _ in range(SAMPLES):
             for name in pages:
                 for label, server in servers.items():
-                    first, _, every, shown = one_full_load(browser, server, name, False)
-                    usable[label, name].append(first)
-                    complete[label, name].append(every)
-                    text[label, name].append(shown)
+                    loads[label, name].append(one_full_load(browser, server, name, False))
     finally:
         for server in servers.values():
             server.stop()
-    med = {key: statistics.median(times) for key, times in usable.items()}
-    done = {key: statistics.median(times) for key, times in complete.items()}
-    read = {key: statistics.median(times) for key, times in text.items()}
+    med, done, read = ({key: statistics.median(s[i] for s in samples)
+                        for key, samples in loads.items()} for i in (0, 2, 3))
     results = [
         Result(f"cold floor, page {label} (probe, median of {SAMPLES})", med[label, PROBE.name],
-               "s", None, False, "samples " + ", ".join(f"{t:.2f}" for t in usable[label, PROBE.name]))
+               "s", None, False,
+               "samples " + ", ".join(f"{s[0]:.2f}" for s in loads[label, PROBE.name]))
         for label in servers
     ]
     for name in names:

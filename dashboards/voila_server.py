@@ -342,7 +342,7 @@ class ColdPagesProgressive(TornadoVoilaHandler):
 
     def initialize(self, **kwargs: Any) -> None:
         self._progressive: VoilaConfiguration | None = kwargs.pop("progressive_configuration")
-        self._preheated: bool | None = None
+        self._notebook_path = ""
         super().initialize(**kwargs)
 
     def preheated_kernel_ready(self, notebook_path: str) -> bool:
@@ -354,26 +354,18 @@ class ColdPagesProgressive(TornadoVoilaHandler):
         return bool(pool) and started(pool[0])
 
     def should_use_rendered_notebook(self, *args: Any) -> bool:
-        """Voilà's test for serving a page from a preheated kernel, and a kernel ready for it."""
-        if self._preheated is None:  # asked outside a page request: Voilà's own answer
-            return super().should_use_rendered_notebook(*args)
-        return self._preheated
-
-    async def get_generator(self, path: str | None = None):
-        notebook_path = self.notebook_path or path
-        try:
-            rendered = self.kernel_manager.notebook_data.get(notebook_path, {})
-            pool_size = self.kernel_manager.get_pool_size(notebook_path)
-        except AttributeError:  # a kernel manager without pools
-            rendered, pool_size = {}, 0
-        # Decided once, before Voilà's generator asks (it does before its first await).
-        self._preheated = super().should_use_rendered_notebook(
-            rendered, pool_size, self.get_argument("template", None),
-            self.get_argument("theme", None), self.request.arguments,
-        ) and self.preheated_kernel_ready(notebook_path)
-        if not self._preheated and self._progressive is not None:
+        """Voilà's test for serving this page from a preheated kernel, and a kernel ready for
+        it; when not, the page is made progressive. Voilà asks once per page, before it reads
+        its configuration for a cold page."""
+        preheated = super().should_use_rendered_notebook(*args) and (
+            self.preheated_kernel_ready(self._notebook_path))
+        if not preheated and self._progressive is not None:
             self.voila_configuration = self._progressive
             forget_closed_kernels(self.kernel_manager)
+        return preheated
+
+    async def get_generator(self, path: str | None = None):
+        self._notebook_path = self.notebook_path or path  # as Voilà's generator names it
         async for html in super().get_generator(path):
             yield html
 
