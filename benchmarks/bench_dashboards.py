@@ -6,10 +6,11 @@
   floor-cut     the probe page on a server with issue 11's settings beside one with issue 14's
                 (scripts preloaded, unused extensions off, templates compiled once, one notebook
                 check a page, cold pages progressive), samples taken in turn, preheated and cold
-  cold-cut      every dashboard and the probe opened cold on a server sending each cold page in
-                one piece once its notebook has run (Voilà's way) beside one rendering it
-                progressively (henkit's), samples in turn: ratios to the floor before and after,
-                and when every output is shown
+  cold-cut      every dashboard and the probe opened cold on three servers, samples in turn: one
+                sending each cold page in one piece once its notebook has run (Voilà's way), one
+                rendering it progressively with its cells run when the page asks (Voilà's
+                progressive way) and one running them from the kernel's start (henkit's): ratios
+                to the floor, first widget, text and every output shown on each
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
                 before the first widget, the server's CPU for the page opened cold, widget
                 models, kernel messages and bytes before usable, and the page's phases (loaded,
@@ -84,6 +85,9 @@ RUSH_SLOWEST_TARGET_S = 20.0
 STOCK_DENYLIST = ["jupyterlab-plotly", "anywidget"]
 # A server sending every cold page in one piece, once its notebook has run (Voilà's way).
 ONE_PIECE = "--HenkitVoila.progressive_cold=False"
+# A server rendering cold pages progressively but running their cells only when the page asks,
+# once its widget manager has started (Voilà's progressive way).
+WHEN_ASKED = "--HenkitVoila.run_early=False"
 
 PARTS = ("floor", "floor-cut", "cold-cut", "breakdown", "clicks", "rush-lesson", "rush-one",
          "rush-round")
@@ -294,13 +298,16 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
 
 def run_cold_cut(browser, names: list[str]) -> list[Result]:
     """The cold-cut part: the probe and every dashboard opened cold on a server sending each
-    page in one piece and on one rendering it progressively, samples in turn (page by page,
-    server by server), each dashboard's ratio to its own server's probe."""
+    page in one piece, on one rendering it progressively with its cells run when the page asks,
+    and on one running them from the kernel's start, samples in turn (page by page, server by
+    server), each dashboard's ratio to its own server's probe."""
     site = site_with_probe()
     cold = ("--VoilaConfiguration.preheat_kernel=False",)
     servers = {
         "in one piece": VoilaServer(port=free_port(), site=site, extra_args=(*cold, ONE_PIECE)),
-        "progressive": VoilaServer(port=free_port(), site=site, extra_args=cold),
+        "cells run when asked": VoilaServer(port=free_port(), site=site,
+                                            extra_args=(*cold, WHEN_ASKED)),
+        "cells run early": VoilaServer(port=free_port(), site=site, extra_args=cold),
     }
     pages = [PROBE.name, *names]
     # (server, page) -> each sample's (usable, first chart, every output shown, text shown)
@@ -321,20 +328,20 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     med, done, read = ({key: statistics.median(s[i] for s in samples)
                         for key, samples in loads.items()} for i in (0, 2, 3))
     results = [
-        Result(f"cold floor, page {label} (probe, median of {SAMPLES})", med[label, PROBE.name],
+        Result(f"cold floor, {label} (probe, median of {SAMPLES})", med[label, PROBE.name],
                "s", None, False,
                "samples " + ", ".join(f"{s[0]:.2f}" for s in loads[label, PROBE.name]))
         for label in servers
     ]
+    last = list(servers)[-1]
     for name in names:
-        before, after = (med[label, name] / med[label, PROBE.name] for label in servers)
+        ratios = {label: med[label, name] / med[label, PROBE.name] for label in servers}
         results.append(Result(
-            f"{name}: cold ratio to the floor, in one piece -> progressive", after, "x",
-            FLOOR_RATIO_TARGET, False,
-            f"{before:.2f}x -> {after:.2f}x; text shown {read['in one piece', name]:.2f} s -> "
-            f"{read['progressive', name]:.2f} s; usable {med['in one piece', name]:.2f} s -> "
-            f"{med['progressive', name]:.2f} s; every output shown "
-            f"{done['in one piece', name]:.2f} s -> {done['progressive', name]:.2f} s"))
+            f"{name}: cold ratio to the floor, {last}", ratios[last], "x", FLOOR_RATIO_TARGET,
+            False, "; ".join(
+                f"{label}: {ratios[label]:.2f}x, usable {med[label, name]:.2f} s, text "
+                f"{read[label, name]:.2f} s, every output {done[label, name]:.2f} s"
+                for label in servers)))
     return results
 
 

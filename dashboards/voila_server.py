@@ -87,24 +87,31 @@ import mimetypes
 import os
 import sys
 import time
+import traceback
+import uuid
 from datetime import UTC, datetime
 from pathlib import Path
 from queue import Empty
 from typing import Any
 
+import nbformat
 from jinja2 import BytecodeCache, Environment, pass_context
 from jinja2.bccache import Bucket
 from jupyter_client.channels import AsyncZMQSocketChannel
+from jupyter_core.utils import ensure_async
 from jupyter_server.utils import url_path_join
+from nbclient.exceptions import CellExecutionError
 from nbconvert.exporters.templateexporter import TemplateExporter
 from tornado.web import GZipContentEncoding, HTTPError, RequestHandler, StaticFileHandler
 from tornado.websocket import WebSocketClosedError
 from traitlets import Bool, Int, Unicode
 from voila.app import Voila, _kernel_id_regex
 from voila.configuration import VoilaConfiguration
+from voila.execute import VoilaExecutor, strip_code_cell_warnings
 from voila.exporter import VoilaExporter
 from voila.tornado.execution_request_handler import ExecutionRequestHandler
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 #: How long one wait lasts before the socket is asked directly (seconds): the longest a lost
 #: wake-up can delay a page.
@@ -342,6 +349,7 @@ class ColdPagesProgressive(TornadoVoilaHandler):
 
     def initialize(self, **kwargs: Any) -> None:
         self._progressive: VoilaConfiguration | None = kwargs.pop("progressive_configuration")
+        self._run_early: bool = kwargs.pop("run_early", True)
         self._notebook_path = ""
         super().initialize(**kwargs)
 
@@ -367,6 +375,10 @@ class ColdPagesProgressive(TornadoVoilaHandler):
     async def get_generator(self, path: str | None = None):
         self._notebook_path = self.notebook_path or path  # as Voilà's generator names it
         async for html in super().get_generator(path):
+            if self._run_early:
+                # A progressive page's kernel has been asked for before its first piece is
+                # sent, and its notebook kept for it: its cells start now.
+                start_early_runs(self.kernel_manager, self.log)
             yield html
 
 
@@ -381,23 +393,281 @@ def forget_closed_kernels(kernel_manager: Any) -> None:
     waiting = ExecutionRequestHandler._execution_data
     for kernel_id in [k for k in waiting if k not in kernel_manager]:
         del waiting[kernel_id]
+    for kernel_id in [k for k in EARLY_RUNS if k not in kernel_manager]:
+        EARLY_RUNS.pop(kernel_id).task.cancel()  # ended already, as its kernel went
+
+
+class EarlyRun:
+    """A progressive page's cells, run in its kernel from the moment the kernel is up. Voilà
+    runs them only when the page, its scripts loaded and its widget manager started, asks over
+    its websocket; here the cells run meanwhile, and that websocket gets at once the results of
+    the cells that have run, then each other result as its cell ends.
+
+    Widgets made before the page connects to its kernel reach it as they reach a page served
+    from a preheated kernel: its widget manager asks the kernel for every widget's state when it
+    starts. Until that answer has gone out, no cell may run: the page handles the kernel's
+    messages one after another, and a new widget holding an earlier one (a shared layout, a
+    box's children) would wait for that earlier widget's state, queued behind it, for the
+    manager's 2 s and fail ("widget model not found"). So the page's kernel socket holds the run
+    when it connects (`hold`: the running cell ends, the next waits) and releases it when the
+    states have been sent (`release`), or after HOLD_SECONDS at most."""
+
+    def __init__(self, kernel_id: str, data: dict[str, Any], kernel_manager: Any,
+                 log: logging.Logger) -> None:
+        self.kernel_id = kernel_id
+        self.results: list[dict[str, Any]] = []  # execution_result payloads, in cell order
+        self.finished = False
+        self._more = asyncio.Event()
+        self._go = asyncio.Event()  # cleared while a page connects to the kernel
+        self._go.set()
+        self._between = asyncio.Event()  # set while no cell runs
+        self._between.set()
+        self._release_later: asyncio.TimerHandle | None = None
+        self._log = log
+        # Its own copy: the page's template renders the same notebook meanwhile, and both
+        # change the cells they are given.
+        notebook = runnable_copy(data["nb"])
+        self.task = asyncio.ensure_future(self._run(notebook, data, kernel_manager))
+
+    async def _run(self, notebook: Any, data: dict[str, Any], kernel_manager: Any) -> None:
+        executor = None
+        try:
+            km = await ensure_async(kernel_manager.get_kernel(self.kernel_id))
+            executor = VoilaExecutor(notebook, km=km, config=data["config"],
+                                     show_tracebacks=data["show_tracebacks"])
+            executor.kc = await client_of_its_own(km, executor.startup_timeout)
+            total = len(notebook.cells)
+            for index, cell in enumerate(notebook.cells):
+                await self._go.wait()
+                self._between.clear()
+                try:
+                    output = await executor.execute_cell(cell, None, index, store_history=False)
+                except Exception as error:  # noqa: BLE001 - each kind shown as Voilà shows it
+                    if not await kernel_alive(kernel_manager, self.kernel_id):
+                        self._log.info("The page of kernel %s closed while its cells ran",
+                                       self.kernel_id)
+                        return
+                    output = failed_cell(executor, cell, error, self._log)
+                finally:
+                    self._between.set()
+                output.pop("source", None)  # stripped sources stay on the server
+                self.results.append({"output_cell": output, "cell_index": index,
+                                     "total_cell": total})
+                self._more.set()
+        except Exception:  # noqa: BLE001 - a task of its own: logged here or never
+            if await kernel_alive(kernel_manager, self.kernel_id):
+                self._log.exception("Running the cells of kernel %s early failed", self.kernel_id)
+        finally:
+            self.finished = True
+            self._more.set()
+            self._between.set()
+            self.release()
+            if executor is not None and executor.kc is not None:
+                await ensure_async(executor.kc.stop_channels())
+
+    async def hold(self, seconds: float) -> None:
+        """Let no further cell start until `release` (or `seconds` from now); return once the
+        cell running now, if any, has ended."""
+        self._go.clear()
+        if self._release_later is not None:
+            self._release_later.cancel()
+        self._release_later = asyncio.get_running_loop().call_later(seconds, self._held_too_long)
+        await self._between.wait()
+
+    def release(self) -> None:
+        """Let the cells run on."""
+        if self._release_later is not None:
+            self._release_later.cancel()
+            self._release_later = None
+        self._go.set()
+
+    def _held_too_long(self) -> None:
+        self._release_later = None
+        if not self._go.is_set():
+            self._log.info("Kernel %s: its page sent for no widget states in %.0f s; its cells "
+                           "run on", self.kernel_id, HOLD_SECONDS)
+        self._go.set()
+
+    async def results_from(self, start: int = 0):
+        """Each result from the `start`-th on, as soon as its cell has run."""
+        sent = start
+        while True:
+            while sent < len(self.results):
+                yield self.results[sent]
+                sent += 1
+            if self.finished:
+                return
+            self._more.clear()  # nothing can append between the check above and this
+            await self._more.wait()
+
+
+#: Early runs, by kernel id, until their page's websocket has had every result.
+EARLY_RUNS: dict[str, EarlyRun] = {}
+#: The longest a page connecting to its kernel holds its early run (seconds). Its widget manager
+#: has asked for the states before the socket opens, so they go out as soon as the kernel has
+#: answered the page's first request; the limit only matters to a client that never asks, and is
+#: generous for a browser slowed down by a class opening the lesson at once.
+HOLD_SECONDS = 30.0
+
+
+def start_early_runs(kernel_manager: Any, log: logging.Logger) -> None:
+    """Start running the cells of every notebook Voilà keeps for a progressive page."""
+    waiting = ExecutionRequestHandler._execution_data
+    for kernel_id in list(waiting):
+        EARLY_RUNS[kernel_id] = EarlyRun(kernel_id, waiting.pop(kernel_id), kernel_manager, log)
+
+
+def runnable_copy(notebook: Any) -> Any:
+    """The notebook, copied without its stored outputs."""
+    bare = {**notebook, "cells": [{k: v for k, v in cell.items() if k != "outputs"}
+                                  for cell in notebook.cells]}
+    copied = nbformat.from_dict(copy.deepcopy(bare))
+    for cell in copied.cells:
+        if cell.cell_type == "code":
+            cell.outputs = []
+    return copied
+
+
+async def client_of_its_own(km: Any, timeout: float) -> Any:
+    """A client of the kernel with a session of its own, connected and the kernel ready. A
+    client that `km.client()` makes shares the kernel manager's session, whose id is the
+    identity of its sockets: the page's template starts one of those while the early run's
+    runs, and the kernel's ROUTER socket does not take a second peer with the same identity
+    (the requests of one of them went unanswered and the page never loaded)."""
+    session = km.session.clone()
+    session.session = str(uuid.uuid4())
+    kc = km.client(session=session)
+    await ensure_async(kc.start_channels())
+    try:
+        await ensure_async(kc.wait_for_ready(timeout=timeout))
+    except RuntimeError:
+        await ensure_async(kc.stop_channels())
+        raise
+    kc.allow_stdin = False
+    return kc
+
+
+async def kernel_alive(kernel_manager: Any, kernel_id: str) -> bool:
+    """Whether the kernel still runs (a closed page has its kernel shut down)."""
+    if kernel_id not in kernel_manager:
+        return False
+    return bool(await ensure_async(kernel_manager.get_kernel(kernel_id).is_alive()))
+
+
+def failed_cell(executor: VoilaExecutor, cell: Any, error: Exception,
+                log: logging.Logger) -> Any:
+    """What a page shows for a cell that failed, as Voilà's progressive pages show it: a timed
+    out cell or one that raised keeps the outputs it made (errors stripped unless tracebacks are
+    shown); any other failure is the server's, shown as one line (or its traceback)."""
+    if isinstance(error, TimeoutError):
+        return cell
+    log.error("Error at server while executing cell: %r", cell, exc_info=error)
+    if isinstance(error, CellExecutionError):
+        if executor.should_strip_error():
+            strip_code_cell_warnings(cell)
+            executor.strip_code_cell_errors(cell)
+        return cell
+    failed = nbformat.v4.new_code_cell()
+    if executor.should_strip_error():
+        failed.outputs = [nbformat.v4.new_output(
+            "stream", name="stderr",
+            text=f"An exception occurred at the server (not the notebook). "
+                 f"{executor.cell_error_instruction}")]
+    else:
+        failed.outputs = [nbformat.v4.new_output(
+            "error", ename=type(error).__name__, evalue=str(error),
+            traceback=traceback.format_exception(error))]
+    return failed
 
 
 class CellRunner(ExecutionRequestHandler):
-    """Voilà's websocket that runs a progressive page's cells, ending the run when its tab has
-    closed: the cell that was running is logged as failed (its kernel shut down by the closing
-    page) by Voilà, and the write of its result to the closed socket, which Voilà's handler lets
-    escape as a second traceback, is one line here. A socket closed before any run does not fail
-    in on_close."""
+    """Voilà's websocket that runs a progressive page's cells; a page whose cells run early
+    (EarlyRun) gets their results from there. It ends the run when its tab has closed: the cell
+    that was running is logged as failed (its kernel shut down by the closing page) by Voilà,
+    and the write of its result to the closed socket, which Voilà's handler lets escape as a
+    second traceback, is one line here. A socket closed before any run does not fail in
+    on_close."""
 
     _executor = None
 
     async def on_message(self, message: str | bytes) -> None:
         try:
-            await super().on_message(message)
+            early = self._early_run(message)
+            if early is None:
+                await super().on_message(message)
+                return
+            async for result in early.results_from():
+                await self.write_message({"action": "execution_result", "payload": result})
+            EARLY_RUNS.pop(early.kernel_id, None)  # every result is on the page
         except WebSocketClosedError:
             self.log.info("A page closed while its cells ran (kernel %s)",
                           getattr(self, "_kernel_id", "?"))
+
+    def _early_run(self, message: str | bytes) -> EarlyRun | None:
+        """The early run this page's request to run its cells is for, taken from EARLY_RUNS."""
+        try:
+            request = json.loads(message)
+        except ValueError:
+            return None
+        payload = request.get("payload") if isinstance(request, dict) else None
+        kernel_id = getattr(self, "_kernel_id", None)
+        if (request.get("action") != "execute" or not isinstance(payload, dict)
+                or payload.get("kernel_id") != kernel_id):
+            return None  # Voilà's handler answers it
+        return EARLY_RUNS.get(kernel_id)
+
+
+def widget_states_sent(message: bytes | str | dict) -> bool:
+    """Whether a message on its way to a page is the kernel's answer to the page's widget
+    manager asking for every widget's state (a comm message whose method is update_states),
+    in the kernel websocket's protocol (v1, binary) or the older JSON one."""
+    try:
+        if isinstance(message, bytes):
+            count = int.from_bytes(message[:8], "little")
+            offsets = [int.from_bytes(message[8 * (i + 1):8 * (i + 2)], "little")
+                       for i in range(count)] + [len(message)]
+            if len(offsets) < 6:
+                return False
+            header = json.loads(message[offsets[1]:offsets[2]])
+            if header.get("msg_type") != "comm_msg":
+                return False
+            content = json.loads(message[offsets[4]:offsets[5]])
+        else:
+            parsed = json.loads(message) if isinstance(message, str) else message
+            if (parsed.get("header") or {}).get("msg_type") != "comm_msg":
+                return False
+            content = parsed.get("content") or {}
+        return (content.get("data") or {}).get("method") == "update_states"
+    except (ValueError, AttributeError, TypeError):
+        return False
+
+
+class KernelSocket(VoilaKernelWebsocketHandler):
+    """Voilà's kernel websocket for a page, holding the page's early run (EarlyRun) from the
+    moment it connects until the widget states have gone out to it."""
+
+    _held: EarlyRun | None = None
+
+    async def pre_get(self) -> None:
+        await super().pre_get()  # the viewer is allowed in
+        run = EARLY_RUNS.get(self.kernel_id)
+        if run is not None and not run.finished:
+            self._held = run
+            await run.hold(HOLD_SECONDS)
+
+    def write_message(self, message: Any, binary: bool = False) -> Any:
+        if self._held is not None and widget_states_sent(message):
+            sent = super().write_message(message, binary)
+            self._held.release()  # what the cells make next comes after the states
+            self._held = None
+            return sent
+        return super().write_message(message, binary)
+
+    def on_close(self) -> None:
+        if self._held is not None:
+            self._held.release()
+            self._held = None
+        super().on_close()
 
 
 # --- A lesson: one dashboard with a preheated kernel for every student -----------------------
@@ -489,6 +759,9 @@ class HenkitVoila(Voila):
     progressive_cold = Bool(True, config=True, help="Render progressively each page that no "
                                                     "preheated kernel serves (False: only when "
                                                     "the whole notebook has run, as Voilà does).")
+    run_early = Bool(True, config=True, help="Run a progressive page's cells as soon as its "
+                                             "kernel is up (False: when the page asks, once its "
+                                             "widget manager has started, as Voilà does).")
 
     def init_settings(self) -> dict:
         if self.lesson:
@@ -561,9 +834,12 @@ class HenkitVoila(Voila):
                 progressive = (None if self.voila_configuration.progressive_rendering
                                else progressive_copy(self.voila_configuration))
                 handler = ColdPagesProgressive
-                kwargs = [{**kwargs[0], "progressive_configuration": progressive}]
+                kwargs = [{**kwargs[0], "progressive_configuration": progressive,
+                           "run_early": self.run_early}]
             elif handler is ExecutionRequestHandler:
                 handler = CellRunner
+            elif handler is VoilaKernelWebsocketHandler and self.run_early:
+                handler = KernelSocket
             if isinstance(handler, type) and issubclass(handler, StaticFileHandler):
                 handler = type(handler.__name__, (GzipStaticFiles, handler), {})
             if kwargs and pattern.endswith("/voila/labextensions/(.*)"):

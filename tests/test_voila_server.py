@@ -589,6 +589,7 @@ def test_the_page_route_renders_progressively_each_page_no_ready_kernel_serves(m
     page = next(r for r in routes if r[0].endswith("/voila/render/(.*)"))
     assert page[1] is GUARD.ColdPagesProgressive
     assert page[2]["progressive_configuration"].progressive_rendering is True
+    assert page[2]["run_early"] is True  # its cells run from the moment its kernel is up
     assert page[2]["voila_configuration"].progressive_rendering is False
     # The websocket the progressive page asks to run its cells, ahead of any catch-all route.
     runs = [i for i, r in enumerate(routes)
@@ -659,8 +660,13 @@ def test_notebooks_kept_for_pages_whose_kernel_is_gone_are_forgotten(monkeypatch
 
     kept = {"k-open": {"nb": 1}, "k-closed": {"nb": 2}}
     monkeypatch.setattr(ExecutionRequestHandler, "_execution_data", kept)
-    GUARD.forget_closed_kernels({"k-open", "k-other"})  # the kernels running now
+    cancelled: list[str] = []
+    runs = {k: SimpleNamespace(task=SimpleNamespace(cancel=lambda k=k: cancelled.append(k)))
+            for k in ("k-run-open", "k-run-closed")}
+    monkeypatch.setattr(GUARD, "EARLY_RUNS", runs)
+    GUARD.forget_closed_kernels({"k-open", "k-other", "k-run-open"})  # the kernels running now
     assert kept == {"k-open": {"nb": 1}}
+    assert list(runs) == ["k-run-open"] and cancelled == ["k-run-closed"]
 
 
 def test_a_page_closed_while_its_cells_run_ends_the_run_quietly(monkeypatch):
@@ -701,3 +707,273 @@ def test_no_published_cell_shows_anything_after_a_widget():
                 shown += 1
                 assert widgets.count(True) == 1 and widgets[-1], (notebook.name, index, widgets)
     assert shown >= 11  # the stored outputs are there: every dashboard shows widgets
+
+
+# --- voila_server.py: a cold page's cells run from the moment its kernel is up ---------------
+
+
+def small_notebook(*sources: str):
+    """A notebook of these cells: '# ...' a markdown cell, anything else a code cell (each with
+    a stored output, as the published notebooks have)."""
+    import nbformat
+
+    cells = []
+    for source in sources:
+        if source.startswith("# "):
+            cells.append(nbformat.v4.new_markdown_cell(source))
+        else:
+            cell = nbformat.v4.new_code_cell(source)
+            cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text="stored\n")]
+            cells.append(cell)
+    return nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
+
+
+def test_an_early_run_gets_a_copy_of_the_notebook_without_its_stored_outputs():
+    notebook = small_notebook("# Title", "print(1)")
+    notebook.cells[1].metadata["tags"] = ["kept"]
+    copied = GUARD.runnable_copy(notebook)
+    assert [c.source for c in copied.cells] == ["# Title", "print(1)"]
+    assert copied.cells[1].outputs == [] and copied.cells[1].metadata == {"tags": ["kept"]}
+    assert copied.metadata == notebook.metadata
+    # Nothing shared: the page's template renders the original while the run changes its copy.
+    copied.cells[1].metadata["execution"] = {"started": "now"}
+    copied.cells[1].pop("source")
+    assert notebook.cells[1].source == "print(1)" and "execution" not in notebook.cells[1].metadata
+    assert notebook.cells[1].outputs[0]["text"] == "stored\n"
+
+
+def kernel_message(msg_type: str, content: dict) -> bytes:
+    """A kernel message as the kernel websocket's v1 protocol sends it to a page."""
+    parts = [b"iopub", json.dumps({"msg_type": msg_type}).encode(), b"{}", b"{}",
+             json.dumps(content).encode()]
+    offsets, at = [], 8 * (len(parts) + 1)
+    for part in parts:
+        offsets.append(at)
+        at += len(part)
+    head = len(parts).to_bytes(8, "little") + b"".join(o.to_bytes(8, "little") for o in offsets)
+    return head + b"".join(parts)
+
+
+def test_the_widget_states_answer_is_told_from_every_other_message():
+    states = {"comm_id": "c1", "data": {"method": "update_states", "states": {}}}
+    assert GUARD.widget_states_sent(kernel_message("comm_msg", states))
+    assert GUARD.widget_states_sent(json.dumps({"header": {"msg_type": "comm_msg"},
+                                                "content": states}))
+    update = {"comm_id": "c1", "data": {"method": "update", "state": {"value": 1}}}
+    assert not GUARD.widget_states_sent(kernel_message("comm_msg", update))
+    assert not GUARD.widget_states_sent(kernel_message("status", {"execution_state": "idle"}))
+    assert not GUARD.widget_states_sent(kernel_message("stream", states))  # only a comm message
+    for garbage in (b"", b"\x05" + bytes(7), "not json", "[1, 2]", {"header": None}):
+        assert not GUARD.widget_states_sent(garbage)
+
+
+@pytest.fixture
+def kernels():
+    """A real kernel manager (Jupyter's own, as Voilà's is) in a thread with its own event loop;
+    `kernels.run(coro_fn)` runs coro_fn(manager) there. Kernels are shut down after."""
+    from jupyter_client.multikernelmanager import AsyncMultiKernelManager
+
+    def run_with(make):
+        async def inside():
+            manager = AsyncMultiKernelManager()
+            try:
+                return await make(manager)
+            finally:
+                await manager.shutdown_all(now=True)
+        return run(inside())
+
+    return SimpleNamespace(run=run_with)
+
+
+def early_run(manager, kernel_id: str, notebook, logged: list[str]):
+    from traitlets.config import Config
+
+    log = SimpleNamespace(
+        info=lambda text, *args: logged.append(text % args),
+        error=lambda text, *args, **kw: logged.append("error: " + text % args),
+        exception=lambda text, *args: logged.append("exception: " + text % args))
+    data = {"nb": notebook, "config": Config(), "show_tracebacks": False}
+    return GUARD.EarlyRun(kernel_id, data, manager, log)
+
+
+def test_an_early_run_runs_every_cell_and_keeps_each_result_for_the_page(kernels):
+    notebook = small_notebook("# Title", "x = 6 * 7", "print(x)", "raise ValueError('boom')",
+                              "print('after')")
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        logged: list[str] = []
+        running = early_run(manager, kernel_id, notebook, logged)
+        streamed = [r async for r in running.results_from()]  # each as its cell ends
+        await running.task
+        return streamed, running, logged
+
+    streamed, running, logged = kernels.run(scenario)
+    assert running.finished and streamed == running.results
+    assert [r["cell_index"] for r in streamed] == [0, 1, 2, 3, 4]
+    assert {r["total_cell"] for r in streamed} == {5}
+    cells = [r["output_cell"] for r in streamed]
+    assert all("source" not in c for c in cells)  # the sources stay on the server
+    assert cells[2].outputs == [{"output_type": "stream", "name": "stdout", "text": "42\n"}]
+    # A failing cell shows Voilà's message, not the traceback (show_tracebacks off), and the
+    # cells after it run, as on Voilà's own progressive pages.
+    (error,) = cells[3].outputs
+    assert error["output_type"] == "error" and error["ename"] == "ExecutionError"
+    assert "boom" not in json.dumps(error)
+    assert cells[4].outputs[0]["text"] == "after\n"
+    assert notebook.cells[2].outputs[0]["text"] == "stored\n"  # the page's notebook untouched
+    assert any(line.startswith("error: Error at server while executing cell") for line in logged)
+
+
+def test_a_page_connecting_holds_the_run_until_the_widget_states_are_sent(kernels):
+    notebook = small_notebook("import time; time.sleep(0.4)", "print('second')", "print('third')")
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        running = early_run(manager, kernel_id, notebook, [])
+        while running._between.is_set():  # until the first cell runs
+            await asyncio.sleep(0.01)
+        await running.hold(seconds=30)
+        held_after = len(running.results)  # the running cell has ended; the next waits
+        await asyncio.sleep(0.5)
+        still = len(running.results)
+        running.release()
+        await running.task
+        return held_after, still, len(running.results)
+
+    assert kernels.run(scenario) == (1, 1, 3)
+
+
+def test_a_hold_ends_by_itself_when_no_widget_states_are_sent(kernels):
+    notebook = small_notebook("print('first')", "print('second')")
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        logged: list[str] = []
+        running = early_run(manager, kernel_id, notebook, logged)
+        await running.hold(seconds=0.3)  # before its first cell: none has started
+        await asyncio.sleep(0.1)
+        before = len(running.results)
+        await asyncio.wait_for(running.task, timeout=30)
+        return before, len(running.results), logged
+
+    before, after, logged = kernels.run(scenario)
+    assert (before, after) == (0, 2)
+    assert any("sent for no widget states" in line for line in logged)
+
+
+def test_an_early_run_whose_page_closed_ends_quietly(kernels):
+    notebook = small_notebook("import time; time.sleep(30)", "print('never')")
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        logged: list[str] = []
+        running = early_run(manager, kernel_id, notebook, logged)
+        while running._between.is_set():
+            await asyncio.sleep(0.01)
+        await manager.shutdown_kernel(kernel_id, now=True)  # what a closing tab asks for
+        await asyncio.wait_for(running.task, timeout=30)
+        return running, logged
+
+    running, logged = kernels.run(scenario)
+    assert running.finished and running.results == []
+    assert any("closed while its cells ran" in line for line in logged)
+    assert not [line for line in logged if line.startswith(("error", "exception"))]
+
+
+def test_the_cell_runner_sends_an_early_runs_results_and_lets_it_go(monkeypatch):
+    async def scenario():
+        loop = asyncio.get_running_loop()
+        early = SimpleNamespace(kernel_id="k1", results=[], finished=False)
+
+        async def results_from(start=0):
+            for index in range(3):
+                await asyncio.sleep(0)
+                yield {"cell_index": index}
+
+        early.results_from = results_from
+        runs = {"k1": early}
+        monkeypatch.setattr(GUARD, "EARLY_RUNS", runs)
+        sent: list[dict] = []
+
+        def write_message(message):
+            sent.append(message)
+            done = loop.create_future()
+            done.set_result(None)
+            return done
+
+        runner = handler_over(GUARD.CellRunner, {})
+        runner._kernel_id = "k1"
+        runner.write_message = write_message
+        await runner.on_message(json.dumps({"action": "execute",
+                                            "payload": {"kernel_id": "k1"}}))
+        return sent, runs
+
+    sent, runs = run(scenario())
+    assert [m["payload"]["cell_index"] for m in sent] == [0, 1, 2]
+    assert {m["action"] for m in sent} == {"execution_result"}
+    assert runs == {}  # every result is on the page
+
+
+def test_a_request_for_another_kernel_is_left_to_voilas_handler(monkeypatch):
+    from voila.tornado.execution_request_handler import ExecutionRequestHandler
+
+    asked: list[str] = []
+
+    async def voilas(self, message):
+        asked.append(message)
+
+    monkeypatch.setattr(ExecutionRequestHandler, "on_message", voilas)
+    monkeypatch.setattr(GUARD, "EARLY_RUNS", {"k1": SimpleNamespace()})
+    runner = handler_over(GUARD.CellRunner, {})
+    runner._kernel_id = "k1"
+    other = json.dumps({"action": "execute", "payload": {"kernel_id": "k2"}})
+    run(runner.on_message(other))
+    run(runner.on_message("not json"))
+    assert asked == [other, "not json"]
+
+
+def test_the_kernel_socket_holds_the_run_and_releases_it_once_the_states_are_out(monkeypatch):
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    events: list[str] = []
+
+    async def allowed(self):
+        events.append("allowed")
+
+    monkeypatch.setattr(VoilaKernelWebsocketHandler, "pre_get", allowed)
+    monkeypatch.setattr(VoilaKernelWebsocketHandler, "write_message",
+                        lambda self, message, binary=False: events.append("sent"))
+
+    async def hold(seconds):
+        events.append(f"hold {seconds}")
+
+    held = SimpleNamespace(finished=False, hold=hold, release=lambda: events.append("release"))
+    monkeypatch.setattr(GUARD, "EARLY_RUNS", {"k1": held})
+    socket = handler_over(GUARD.KernelSocket, {})
+    socket.kernel_id = "k1"
+    run(socket.pre_get())
+    socket.write_message(kernel_message("status", {"execution_state": "idle"}), binary=True)
+    states = {"comm_id": "c", "data": {"method": "update_states", "states": {}}}
+    socket.write_message(kernel_message("comm_msg", states), binary=True)
+    socket.write_message(kernel_message("comm_msg", states), binary=True)  # released once
+    assert events == ["allowed", f"hold {GUARD.HOLD_SECONDS}", "sent", "sent", "release", "sent"]
+    # No early run for this kernel (a preheated page) or one that has ended: nothing is held.
+    for runs in ({}, {"k1": SimpleNamespace(finished=True)}):
+        monkeypatch.setattr(GUARD, "EARLY_RUNS", runs)
+        events.clear()
+        run(socket.pre_get())
+        assert events == ["allowed"] and socket._held is None
+
+
+def test_the_kernel_socket_is_voilas_unless_cells_run_when_the_page_asks(monkeypatch):
+    from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
+
+    voilas = [("/api/kernels/(?P<kernel_id>\\w+-\\w+-\\w+-\\w+-\\w+)/channels",
+               VoilaKernelWebsocketHandler)]
+    monkeypatch.setattr(GUARD.Voila, "init_handlers", lambda self: voilas)
+    for early, socket in ((True, GUARD.KernelSocket), (False, VoilaKernelWebsocketHandler)):
+        app = GUARD.HenkitVoila(run_early=early)
+        app.voila_configuration, app.server_url = GUARD.VoilaConfiguration(), "/"
+        assert [r[1] for r in app.init_handlers() if r[0].endswith("/channels")] == [socket]
