@@ -69,6 +69,14 @@ rendering only with preheating off for the whole server; here the choice is made
 (ColdPagesProgressive), so a ready preheated kernel still serves its page in one piece, as fast
 as before.
 
+Cells run from the start (EarlyRun): Voilà runs a progressive page's cells only when the page,
+its scripts loaded and its widget manager started, asks for them, so the kernel idled while the
+browser started and the page's last outputs came later than a page sent whole (up to 2.2 s on
+lesson 7). Here they run as soon as the kernel is up, and the page gets at once what has run.
+The page's widget manager takes the widgets made before it connected from the kernel, as on a
+preheated page; while it does, the next cell waits (KernelSocket), so that no new widget
+reaches the page before the earlier widgets it holds.
+
 Rules sheets: the lessons link the kit's rules sheets as `rules/henpen.md` and `rules/hens.md`,
 beside the notebook (notebooks/rules is a link to docs/rules), which JupyterLab opens as files.
 On a dashboard the same link points under /voila/render/, where Voilà would try to run it as a
@@ -417,11 +425,11 @@ class EarlyRun:
         self.kernel_id = kernel_id
         self.results: list[dict[str, Any]] = []  # execution_result payloads, in cell order
         self.finished = False
+        self.running: int | None = None  # the index of the cell running now
         self._more = asyncio.Event()
         self._go = asyncio.Event()  # cleared while a page connects to the kernel
         self._go.set()
-        self._between = asyncio.Event()  # set while no cell runs
-        self._between.set()
+        self._between = asyncio.Event()  # set while no cell runs (once the widgets can be asked for)
         self._release_later: asyncio.TimerHandle | None = None
         self._log = log
         # Its own copy: the page's template renders the same notebook meanwhile, and both
@@ -436,10 +444,21 @@ class EarlyRun:
             executor = VoilaExecutor(notebook, km=km, config=data["config"],
                                      show_tracebacks=data["show_tracebacks"])
             executor.kc = await client_of_its_own(km, executor.startup_timeout)
+            # The kernel answers a page's widget manager asking for the widgets' states only
+            # once ipywidgets is imported: asked before, it refuses the request, and the page
+            # would never get the states of the widgets the cells make while it connects.
+            reply = await executor.async_wait_for_reply(
+                await ensure_async(executor.kc.execute(WIDGETS_IMPORT, silent=True,
+                                                       store_history=False)))
+            if (reply or {}).get("content", {}).get("status") != "ok":
+                self._log.info("Kernel %s: ipywidgets could not be imported ahead of its cells",
+                               self.kernel_id)
+            self._between.set()
             total = len(notebook.cells)
             for index, cell in enumerate(notebook.cells):
                 await self._go.wait()
                 self._between.clear()
+                self.running = index
                 try:
                     output = await executor.execute_cell(cell, None, index, store_history=False)
                 except Exception as error:  # noqa: BLE001 - each kind shown as Voilà shows it
@@ -449,6 +468,7 @@ class EarlyRun:
                         return
                     output = failed_cell(executor, cell, error, self._log)
                 finally:
+                    self.running = None
                     self._between.set()
                 output.pop("source", None)  # stripped sources stay on the server
                 self.results.append({"output_cell": output, "cell_index": index,
@@ -457,6 +477,9 @@ class EarlyRun:
         except Exception:  # noqa: BLE001 - a task of its own: logged here or never
             if await kernel_alive(kernel_manager, self.kernel_id):
                 self._log.exception("Running the cells of kernel %s early failed", self.kernel_id)
+            else:
+                self._log.info("The page of kernel %s closed before its cells ran",
+                               self.kernel_id)
         finally:
             self.finished = True
             self._more.set()
@@ -466,13 +489,16 @@ class EarlyRun:
                 await ensure_async(executor.kc.stop_channels())
 
     async def hold(self, seconds: float) -> None:
-        """Let no further cell start until `release` (or `seconds` from now); return once the
-        cell running now, if any, has ended."""
+        """Let no further cell start until `release`, or for `seconds` at most once the cell
+        running now, if any, has ended; return then."""
         self._go.clear()
+        await self._between.wait()
         if self._release_later is not None:
             self._release_later.cancel()
-        self._release_later = asyncio.get_running_loop().call_later(seconds, self._held_too_long)
-        await self._between.wait()
+            self._release_later = None
+        if not self._go.is_set():
+            self._release_later = asyncio.get_running_loop().call_later(
+                seconds, self._held_too_long)
 
     def release(self) -> None:
         """Let the cells run on."""
@@ -501,6 +527,8 @@ class EarlyRun:
             await self._more.wait()
 
 
+#: What an early run has its kernel run before the first cell (see EarlyRun._run).
+WIDGETS_IMPORT = "import ipywidgets"
 #: Early runs, by kernel id, until their page's websocket has had every result.
 EARLY_RUNS: dict[str, EarlyRun] = {}
 #: The longest a page connecting to its kernel holds its early run (seconds). Its widget manager
@@ -617,36 +645,50 @@ class CellRunner(ExecutionRequestHandler):
         return EARLY_RUNS.get(kernel_id)
 
 
-def widget_states_sent(message: bytes | str | dict) -> bool:
-    """Whether a message on its way to a page is the kernel's answer to the page's widget
-    manager asking for every widget's state (a comm message whose method is update_states),
-    in the kernel websocket's protocol (v1, binary) or the older JSON one."""
+#: The comm a page's widget manager opens to ask for every widget's state (ipywidgets 8).
+CONTROL_COMM = "jupyter.widget.control"
+
+
+def comm_message(message: bytes | str | dict, kinds: tuple[str, ...]) -> tuple[str, dict]:
+    """(msg_type, content) of a kernel message between a page and its kernel when its type is
+    one of `kinds`, else ("", {}); in the kernel websocket's protocol (v1, binary) or the older
+    JSON one. Only the header is read of other messages."""
     try:
         if isinstance(message, bytes):
             count = int.from_bytes(message[:8], "little")
             offsets = [int.from_bytes(message[8 * (i + 1):8 * (i + 2)], "little")
                        for i in range(count)] + [len(message)]
             if len(offsets) < 6:
-                return False
-            header = json.loads(message[offsets[1]:offsets[2]])
-            if header.get("msg_type") != "comm_msg":
-                return False
+                return "", {}
+            kind = json.loads(message[offsets[1]:offsets[2]]).get("msg_type")
+            if kind not in kinds:
+                return "", {}
             content = json.loads(message[offsets[4]:offsets[5]])
         else:
             parsed = json.loads(message) if isinstance(message, str) else message
-            if (parsed.get("header") or {}).get("msg_type") != "comm_msg":
-                return False
-            content = parsed.get("content") or {}
-        return (content.get("data") or {}).get("method") == "update_states"
+            kind = (parsed.get("header") or {}).get("msg_type")
+            if kind not in kinds:
+                return "", {}
+            content = parsed.get("content")
+        return (kind, content) if isinstance(content, dict) else ("", {})
     except (ValueError, AttributeError, TypeError):
-        return False
+        return "", {}
+
+
+def states_answer(content: dict) -> bool:
+    """Whether a comm message's content is the kernel's answer to a page's widget manager asking
+    for every widget's state (method update_states)."""
+    data = content.get("data")
+    return isinstance(data, dict) and data.get("method") == "update_states"
 
 
 class KernelSocket(VoilaKernelWebsocketHandler):
     """Voilà's kernel websocket for a page, holding the page's early run (EarlyRun) from the
-    moment it connects until the widget states have gone out to it."""
+    moment it connects until the widget states have gone out to it, or the kernel has refused
+    to send them (it closes the comm they were asked on)."""
 
     _held: EarlyRun | None = None
+    _asked_on = ""  # the comm the page asked for the states on
 
     async def pre_get(self) -> None:
         await super().pre_get()  # the viewer is allowed in
@@ -655,13 +697,26 @@ class KernelSocket(VoilaKernelWebsocketHandler):
             self._held = run
             await run.hold(HOLD_SECONDS)
 
+    def on_message(self, message: Any) -> None:
+        if self._held is not None and not self._asked_on:
+            _, content = comm_message(message, ("comm_open",))
+            if content.get("target_name") == CONTROL_COMM:
+                self._asked_on = str(content.get("comm_id", ""))
+        return super().on_message(message)
+
     def write_message(self, message: Any, binary: bool = False) -> Any:
-        if self._held is not None and widget_states_sent(message):
+        if self._held is not None and self._answered(message):
             sent = super().write_message(message, binary)
             self._held.release()  # what the cells make next comes after the states
             self._held = None
             return sent
         return super().write_message(message, binary)
+
+    def _answered(self, message: Any) -> bool:
+        kind, content = comm_message(message, ("comm_msg", "comm_close"))
+        if kind == "comm_close":
+            return bool(self._asked_on) and content.get("comm_id") == self._asked_on
+        return kind == "comm_msg" and states_answer(content)
 
     def on_close(self) -> None:
         if self._held is not None:

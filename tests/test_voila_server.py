@@ -755,17 +755,22 @@ def kernel_message(msg_type: str, content: dict) -> bytes:
     return head + b"".join(parts)
 
 
-def test_the_widget_states_answer_is_told_from_every_other_message():
+def test_comm_messages_are_read_from_either_protocol_and_the_states_answer_told_apart():
     states = {"comm_id": "c1", "data": {"method": "update_states", "states": {}}}
-    assert GUARD.widget_states_sent(kernel_message("comm_msg", states))
-    assert GUARD.widget_states_sent(json.dumps({"header": {"msg_type": "comm_msg"},
-                                                "content": states}))
+    for message in (kernel_message("comm_msg", states),
+                    json.dumps({"header": {"msg_type": "comm_msg"}, "content": states}),
+                    {"header": {"msg_type": "comm_msg"}, "content": states}):
+        kind, content = GUARD.comm_message(message, ("comm_msg", "comm_close"))
+        assert (kind, content) == ("comm_msg", states) and GUARD.states_answer(content)
     update = {"comm_id": "c1", "data": {"method": "update", "state": {"value": 1}}}
-    assert not GUARD.widget_states_sent(kernel_message("comm_msg", update))
-    assert not GUARD.widget_states_sent(kernel_message("status", {"execution_state": "idle"}))
-    assert not GUARD.widget_states_sent(kernel_message("stream", states))  # only a comm message
+    assert not GUARD.states_answer(GUARD.comm_message(kernel_message("comm_msg", update),
+                                                      ("comm_msg",))[1])
+    # Other kinds are told by their header alone.
+    assert GUARD.comm_message(kernel_message("stream", states), ("comm_msg",)) == ("", {})
+    assert GUARD.comm_message(kernel_message("comm_msg", states), ("comm_open",)) == ("", {})
     for garbage in (b"", b"\x05" + bytes(7), "not json", "[1, 2]", {"header": None}):
-        assert not GUARD.widget_states_sent(garbage)
+        assert GUARD.comm_message(garbage, ("comm_msg",)) == ("", {})
+    assert not GUARD.states_answer({"data": "update_states"})
 
 
 @pytest.fixture
@@ -832,7 +837,7 @@ def test_a_page_connecting_holds_the_run_until_the_widget_states_are_sent(kernel
     async def scenario(manager):
         kernel_id = await manager.start_kernel(kernel_name="python3")
         running = early_run(manager, kernel_id, notebook, [])
-        while running._between.is_set():  # until the first cell runs
+        while running.running != 0:  # until the first cell runs
             await asyncio.sleep(0.01)
         await running.hold(seconds=30)
         held_after = len(running.results)  # the running cell has ended; the next waits
@@ -852,8 +857,10 @@ def test_a_hold_ends_by_itself_when_no_widget_states_are_sent(kernels):
         kernel_id = await manager.start_kernel(kernel_name="python3")
         logged: list[str] = []
         running = early_run(manager, kernel_id, notebook, logged)
-        await running.hold(seconds=0.3)  # before its first cell: none has started
-        await asyncio.sleep(0.1)
+        # Held before its first cell: hold returns once its kernel is ready and ipywidgets
+        # imported, and the half second counts from then.
+        await running.hold(seconds=0.5)
+        await asyncio.sleep(0.2)
         before = len(running.results)
         await asyncio.wait_for(running.task, timeout=30)
         return before, len(running.results), logged
@@ -870,7 +877,7 @@ def test_an_early_run_whose_page_closed_ends_quietly(kernels):
         kernel_id = await manager.start_kernel(kernel_name="python3")
         logged: list[str] = []
         running = early_run(manager, kernel_id, notebook, logged)
-        while running._between.is_set():
+        while running.running != 0:
             await asyncio.sleep(0.01)
         await manager.shutdown_kernel(kernel_id, now=True)  # what a closing tab asks for
         await asyncio.wait_for(running.task, timeout=30)
@@ -879,6 +886,21 @@ def test_an_early_run_whose_page_closed_ends_quietly(kernels):
     running, logged = kernels.run(scenario)
     assert running.finished and running.results == []
     assert any("closed while its cells ran" in line for line in logged)
+    assert not [line for line in logged if line.startswith(("error", "exception"))]
+
+
+def test_a_page_closed_before_its_cells_ran_ends_the_run_quietly(kernels):
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        logged: list[str] = []
+        running = early_run(manager, kernel_id, small_notebook("print('never')"), logged)
+        await manager.shutdown_kernel(kernel_id, now=True)
+        await asyncio.wait_for(running.task, timeout=30)
+        return running, logged
+
+    running, logged = kernels.run(scenario)
+    assert running.finished and running.results == []
+    assert any("closed before its cells ran" in line for line in logged)
     assert not [line for line in logged if line.startswith(("error", "exception"))]
 
 
@@ -934,10 +956,9 @@ def test_a_request_for_another_kernel_is_left_to_voilas_handler(monkeypatch):
     assert asked == [other, "not json"]
 
 
-def test_the_kernel_socket_holds_the_run_and_releases_it_once_the_states_are_out(monkeypatch):
+def socket_over(monkeypatch, runs: dict, events: list[str]):
+    """A KernelSocket for kernel k1, over Voilà's handler reduced to recording what it does."""
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
-
-    events: list[str] = []
 
     async def allowed(self):
         events.append("allowed")
@@ -945,14 +966,24 @@ def test_the_kernel_socket_holds_the_run_and_releases_it_once_the_states_are_out
     monkeypatch.setattr(VoilaKernelWebsocketHandler, "pre_get", allowed)
     monkeypatch.setattr(VoilaKernelWebsocketHandler, "write_message",
                         lambda self, message, binary=False: events.append("sent"))
+    monkeypatch.setattr(VoilaKernelWebsocketHandler, "on_message",
+                        lambda self, message: events.append("to kernel"))
+    monkeypatch.setattr(GUARD, "EARLY_RUNS", runs)
+    socket = handler_over(GUARD.KernelSocket, {})
+    socket.kernel_id = "k1"
+    return socket
 
+
+def held_run(events: list[str]):
     async def hold(seconds):
         events.append(f"hold {seconds}")
 
-    held = SimpleNamespace(finished=False, hold=hold, release=lambda: events.append("release"))
-    monkeypatch.setattr(GUARD, "EARLY_RUNS", {"k1": held})
-    socket = handler_over(GUARD.KernelSocket, {})
-    socket.kernel_id = "k1"
+    return SimpleNamespace(finished=False, hold=hold, release=lambda: events.append("release"))
+
+
+def test_the_kernel_socket_holds_the_run_and_releases_it_once_the_states_are_out(monkeypatch):
+    events: list[str] = []
+    socket = socket_over(monkeypatch, {"k1": held_run(events)}, events)
     run(socket.pre_get())
     socket.write_message(kernel_message("status", {"execution_state": "idle"}), binary=True)
     states = {"comm_id": "c", "data": {"method": "update_states", "states": {}}}
@@ -961,10 +992,25 @@ def test_the_kernel_socket_holds_the_run_and_releases_it_once_the_states_are_out
     assert events == ["allowed", f"hold {GUARD.HOLD_SECONDS}", "sent", "sent", "release", "sent"]
     # No early run for this kernel (a preheated page) or one that has ended: nothing is held.
     for runs in ({}, {"k1": SimpleNamespace(finished=True)}):
-        monkeypatch.setattr(GUARD, "EARLY_RUNS", runs)
+        socket = socket_over(monkeypatch, runs, events)
         events.clear()
         run(socket.pre_get())
         assert events == ["allowed"] and socket._held is None
+
+
+def test_the_kernel_socket_releases_the_run_when_the_kernel_refuses_to_send_the_states(
+        monkeypatch):
+    events: list[str] = []
+    socket = socket_over(monkeypatch, {"k1": held_run(events)}, events)
+    run(socket.pre_get())
+    # A widget closing is not the answer; the comm the page asked on, closed by the kernel, is.
+    socket.write_message(kernel_message("comm_close", {"comm_id": "ask"}), binary=True)
+    socket.on_message(kernel_message("comm_open", {"comm_id": "ask", "target_name":
+                                                   "jupyter.widget.control", "data": {}}))
+    socket.write_message(kernel_message("comm_close", {"comm_id": "a-widget"}), binary=True)
+    assert "release" not in events
+    socket.write_message(kernel_message("comm_close", {"comm_id": "ask"}), binary=True)
+    assert events[-3:] == ["sent", "sent", "release"] and "to kernel" in events
 
 
 def test_the_kernel_socket_is_voilas_unless_cells_run_when_the_page_asks(monkeypatch):
