@@ -304,14 +304,21 @@ class PageLog:
 # first chart is drawn (plotly.js loads after the widgets: henkit/display.py), and the page is
 # complete: every cell's output is shown. A page sent in one piece (from a preheated kernel) is
 # complete when it is usable; a progressive one (a cold page: dashboards/voila_server.py) once
-# the placeholders Voilà puts in every cell, there from the start, have all been replaced by
-# the cells' results. (A widget whose model is still on its way over the kernel's socket is
-# placed a moment later, and widget views and charts draw after: tests that compare what pages
-# show wait for them to settle.)
+# the placeholders Voilà puts in every cell have all been replaced by the cells' results. (A
+# widget whose model is still on its way over the kernel's socket is placed a moment later, and
+# widget views and charts draw after: tests that compare what pages show wait for them to
+# settle.)
+# The page is looked at in the first animation frame after it changed, i.e. when a viewer could
+# first see the change, and never again once every mark is set. Looking at it on every change,
+# as this did before, cost a lesson's page 0.13 s of its main thread before its first widget
+# (lesson 5, preheated: a page being built changes thousands of times, and each look at a
+# widget's visibility laid the page out), 0.03 s the probe page's: the measure slowed down
+# what it measured, the lessons more.
 MARK_USABLE = """
 (() => {
-  let progressive, placeholders = false;
-  const mark = () => {
+  let progressive, placeholders = false, looking = false, watch;
+  const look = () => {
+    looking = false;
     if (window.__henkitUsable === undefined) {
       const el = document.querySelector('.jupyter-widgets');
       if (el && el.offsetParent !== null) window.__henkitUsable = performance.now();
@@ -322,19 +329,33 @@ MARK_USABLE = """
       const cells = document.getElementById('rendered_cells');
       if (cells && cells.offsetParent !== null) window.__henkitText = performance.now();
     }
-    const waiting = document.querySelector('.voila-skeleton-container') !== null;
-    placeholders = placeholders || waiting;
     const config = progressive === undefined && document.getElementById('jupyter-config-data');
     if (config) {
       try {  // the page arrives in pieces: its config may not be whole yet
         progressive = JSON.parse(config.textContent).progressiveRendering === true;
       } catch (e) {}
     }
+    const waiting = document.querySelector('.voila-skeleton-container') !== null;
+    placeholders = placeholders || waiting;
     if (window.__henkitComplete === undefined && window.__henkitUsable !== undefined
         && progressive !== undefined && (!progressive || (placeholders && !waiting)))
       window.__henkitComplete = performance.now();
+    if (window.__henkitComplete !== undefined && window.__henkitChart !== undefined
+        && window.__henkitText !== undefined) watch.disconnect();
   };
-  new MutationObserver(mark).observe(document, {childList: true, subtree: true, attributes: true});
+  watch = new MutationObserver((changes) => {
+    // A placeholder may come and go within one frame (results already there): noted here.
+    if (!placeholders) {
+      for (const change of changes) {
+        for (const node of change.addedNodes) {
+          if (node.classList && node.classList.contains('voila-skeleton-container'))
+            placeholders = true;
+        }
+      }
+    }
+    if (!looking) { looking = true; requestAnimationFrame(look); }
+  });
+  watch.observe(document, {childList: true, subtree: true, attributes: true});
 })();
 """
 
