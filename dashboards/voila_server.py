@@ -432,10 +432,9 @@ class EarlyRun:
         self._between = asyncio.Event()  # set while no cell runs (once the widgets can be asked for)
         self._release_later: asyncio.TimerHandle | None = None
         self._log = log
-        # Its own copy: the page's template renders the same notebook meanwhile, and both
-        # change the cells they are given.
-        notebook = runnable_copy(data["nb"])
-        self.task = asyncio.ensure_future(self._run(notebook, data, kernel_manager))
+        # The notebook Voilà keeps for the page, run as Voilà runs it: the page's template has
+        # made a copy of its own before the page's first piece (nbconvert's exporter).
+        self.task = asyncio.ensure_future(self._run(data["nb"], data, kernel_manager))
 
     async def _run(self, notebook: Any, data: dict[str, Any], kernel_manager: Any) -> None:
         executor = None
@@ -447,14 +446,17 @@ class EarlyRun:
             # The kernel answers a page's widget manager asking for the widgets' states only
             # once ipywidgets is imported: asked before, it refuses the request, and the page
             # would never get the states of the widgets the cells make while it connects.
-            reply = await executor.async_wait_for_reply(
-                await ensure_async(executor.kc.execute(WIDGETS_IMPORT, silent=True,
-                                                       store_history=False)))
+            # It also names the kernel, as the page's template does once the kernel is up
+            # (which may come after the first cells here).
+            reply = await executor.async_wait_for_reply(await ensure_async(executor.kc.execute(
+                WIDGETS_IMPORT % {"kernel_id": self.kernel_id}, silent=True,
+                store_history=False)))
             if (reply or {}).get("content", {}).get("status") != "ok":
                 self._log.info("Kernel %s: ipywidgets could not be imported ahead of its cells",
                                self.kernel_id)
             self._between.set()
             total = len(notebook.cells)
+            died = False  # the kernel died on its own: the cells left fail at once
             for index, cell in enumerate(notebook.cells):
                 await self._go.wait()
                 self._between.clear()
@@ -462,10 +464,11 @@ class EarlyRun:
                 try:
                     output = await executor.execute_cell(cell, None, index, store_history=False)
                 except Exception as error:  # noqa: BLE001 - each kind shown as Voilà shows it
-                    if not await kernel_alive(kernel_manager, self.kernel_id):
+                    if not died and await kernel_shut_down(kernel_manager, self.kernel_id):
                         self._log.info("The page of kernel %s closed while its cells ran",
                                        self.kernel_id)
                         return
+                    died = died or not await ensure_async(km.is_alive())
                     output = failed_cell(executor, cell, error, self._log)
                 finally:
                     self.running = None
@@ -475,12 +478,14 @@ class EarlyRun:
                                      "total_cell": total})
                 self._more.set()
         except Exception:  # noqa: BLE001 - a task of its own: logged here or never
-            if await kernel_alive(kernel_manager, self.kernel_id):
-                self._log.exception("Running the cells of kernel %s early failed", self.kernel_id)
-            else:
+            if await kernel_shut_down(kernel_manager, self.kernel_id):
                 self._log.info("The page of kernel %s closed before its cells ran",
                                self.kernel_id)
+            else:
+                self._log.exception("Running the cells of kernel %s early failed", self.kernel_id)
         finally:
+            if self.kernel_id not in kernel_manager:
+                EARLY_RUNS.pop(self.kernel_id, None)  # no page will ask for these results
             self.finished = True
             self._more.set()
             self._between.set()
@@ -490,9 +495,14 @@ class EarlyRun:
 
     async def hold(self, seconds: float) -> None:
         """Let no further cell start until `release`, or for `seconds` at most once the cell
-        running now, if any, has ended; return then."""
+        running now, if any, has ended (or for `seconds`, if it has not: a cell that waits for
+        its page must not keep the page from connecting); return then."""
         self._go.clear()
-        await self._between.wait()
+        try:
+            await asyncio.wait_for(self._between.wait(), seconds)
+        except TimeoutError:
+            self._log.info("Kernel %s: its page connects while cell %s still runs",
+                           self.kernel_id, self.running)
         if self._release_later is not None:
             self._release_later.cancel()
             self._release_later = None
@@ -528,12 +538,12 @@ class EarlyRun:
 
 
 #: What an early run has its kernel run before the first cell (see EarlyRun._run).
-WIDGETS_IMPORT = "import ipywidgets"
+WIDGETS_IMPORT = 'import os, ipywidgets; os.environ["VOILA_KERNEL_ID"] = "%(kernel_id)s"'
 #: Early runs, by kernel id, until their page's websocket has had every result.
 EARLY_RUNS: dict[str, EarlyRun] = {}
-#: The longest a page connecting to its kernel holds its early run (seconds). Its widget manager
-#: has asked for the states before the socket opens, so they go out as soon as the kernel has
-#: answered the page's first request; the limit only matters to a client that never asks, and is
+#: The longest a page connecting to its kernel waits for the cell running then, and then holds
+#: its early run (seconds). Its widget manager asks for the states as soon as the socket is
+#: open; the limit matters to a client that never asks or a cell that never ends, and is
 #: generous for a browser slowed down by a class opening the lesson at once.
 HOLD_SECONDS = 30.0
 
@@ -543,17 +553,6 @@ def start_early_runs(kernel_manager: Any, log: logging.Logger) -> None:
     waiting = ExecutionRequestHandler._execution_data
     for kernel_id in list(waiting):
         EARLY_RUNS[kernel_id] = EarlyRun(kernel_id, waiting.pop(kernel_id), kernel_manager, log)
-
-
-def runnable_copy(notebook: Any) -> Any:
-    """The notebook, copied without its stored outputs."""
-    bare = {**notebook, "cells": [{k: v for k, v in cell.items() if k != "outputs"}
-                                  for cell in notebook.cells]}
-    copied = nbformat.from_dict(copy.deepcopy(bare))
-    for cell in copied.cells:
-        if cell.cell_type == "code":
-            cell.outputs = []
-    return copied
 
 
 async def client_of_its_own(km: Any, timeout: float) -> Any:
@@ -575,11 +574,22 @@ async def client_of_its_own(km: Any, timeout: float) -> Any:
     return kc
 
 
-async def kernel_alive(kernel_manager: Any, kernel_id: str) -> bool:
-    """Whether the kernel still runs (a closed page has its kernel shut down)."""
-    if kernel_id not in kernel_manager:
-        return False
-    return bool(await ensure_async(kernel_manager.get_kernel(kernel_id).is_alive()))
+#: How long a kernel found dead may take to leave its manager, when its page shut it down.
+SHUTDOWN_SECONDS = 2.0
+
+
+async def kernel_shut_down(kernel_manager: Any, kernel_id: str) -> bool:
+    """Whether the kernel has been shut down (its page closed), as opposed to one that died on its
+    own (its page stays and shows each failed cell, as Voilà's do). A kernel being shut down is
+    dead a moment before its manager forgets it."""
+    deadline = time.monotonic() + SHUTDOWN_SECONDS
+    while kernel_id in kernel_manager:
+        if await ensure_async(kernel_manager.get_kernel(kernel_id).is_alive()):
+            return False
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
 
 
 def failed_cell(executor: VoilaExecutor, cell: Any, error: Exception,
@@ -610,11 +620,11 @@ def failed_cell(executor: VoilaExecutor, cell: Any, error: Exception,
 
 class CellRunner(ExecutionRequestHandler):
     """Voilà's websocket that runs a progressive page's cells; a page whose cells run early
-    (EarlyRun) gets their results from there. It ends the run when its tab has closed: the cell
-    that was running is logged as failed (its kernel shut down by the closing page) by Voilà,
-    and the write of its result to the closed socket, which Voilà's handler lets escape as a
-    second traceback, is one line here. A socket closed before any run does not fail in
-    on_close."""
+    (EarlyRun) gets their results from there, and the run is let go when the socket closes. A
+    run of Voilà's ends when its tab has closed: the cell that was running is logged as failed
+    (its kernel shut down by the closing page) by Voilà, and the write of its result to the
+    closed socket, which Voilà's handler lets escape as a second traceback, is one line here. A
+    socket closed before any run does not fail in on_close."""
 
     _executor = None
 
@@ -630,6 +640,10 @@ class CellRunner(ExecutionRequestHandler):
         except WebSocketClosedError:
             self.log.info("A page closed while its cells ran (kernel %s)",
                           getattr(self, "_kernel_id", "?"))
+
+    def on_close(self) -> None:
+        EARLY_RUNS.pop(getattr(self, "_kernel_id", ""), None)  # its page has gone
+        super().on_close()
 
     def _early_run(self, message: str | bytes) -> EarlyRun | None:
         """The early run this page's request to run its cells is for, taken from EARLY_RUNS."""
@@ -656,10 +670,10 @@ def comm_message(message: bytes | str | dict, kinds: tuple[str, ...]) -> tuple[s
     try:
         if isinstance(message, bytes):
             count = int.from_bytes(message[:8], "little")
+            if not 5 <= count < len(message) // 8:  # not v1 (the older binary form, say)
+                return "", {}
             offsets = [int.from_bytes(message[8 * (i + 1):8 * (i + 2)], "little")
                        for i in range(count)] + [len(message)]
-            if len(offsets) < 6:
-                return "", {}
             kind = json.loads(message[offsets[1]:offsets[2]]).get("msg_type")
             if kind not in kinds:
                 return "", {}

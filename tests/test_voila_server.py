@@ -729,20 +729,6 @@ def small_notebook(*sources: str):
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
 
 
-def test_an_early_run_gets_a_copy_of_the_notebook_without_its_stored_outputs():
-    notebook = small_notebook("# Title", "print(1)")
-    notebook.cells[1].metadata["tags"] = ["kept"]
-    copied = GUARD.runnable_copy(notebook)
-    assert [c.source for c in copied.cells] == ["# Title", "print(1)"]
-    assert copied.cells[1].outputs == [] and copied.cells[1].metadata == {"tags": ["kept"]}
-    assert copied.metadata == notebook.metadata
-    # Nothing shared: the page's template renders the original while the run changes its copy.
-    copied.cells[1].metadata["execution"] = {"started": "now"}
-    copied.cells[1].pop("source")
-    assert notebook.cells[1].source == "print(1)" and "execution" not in notebook.cells[1].metadata
-    assert notebook.cells[1].outputs[0]["text"] == "stored\n"
-
-
 def kernel_message(msg_type: str, content: dict) -> bytes:
     """A kernel message as the kernel websocket's v1 protocol sends it to a page."""
     parts = [b"iopub", json.dumps({"msg_type": msg_type}).encode(), b"{}", b"{}",
@@ -768,7 +754,10 @@ def test_comm_messages_are_read_from_either_protocol_and_the_states_answer_told_
     # Other kinds are told by their header alone.
     assert GUARD.comm_message(kernel_message("stream", states), ("comm_msg",)) == ("", {})
     assert GUARD.comm_message(kernel_message("comm_msg", states), ("comm_open",)) == ("", {})
-    for garbage in (b"", b"\x05" + bytes(7), "not json", "[1, 2]", {"header": None}):
+    # The older binary form starts with a 4-byte big-endian count: read as v1 that is 10^17
+    # parts, refused at once rather than counted.
+    older = (2).to_bytes(4, "big") + bytes(12) + b'{"msg_type": "comm_msg"}'
+    for garbage in (b"", b"\x05" + bytes(7), older, "not json", "[1, 2]", {"header": None}):
         assert GUARD.comm_message(garbage, ("comm_msg",)) == ("", {})
     assert not GUARD.states_answer({"data": "update_states"})
 
@@ -781,7 +770,10 @@ def kernels():
 
     def run_with(make):
         async def inside():
-            manager = AsyncMultiKernelManager()
+            # Without Jupyter's restarter: a kernel that dies stays dead (the test of it knows
+            # which cells run on which kernel).
+            manager = AsyncMultiKernelManager(
+                kernel_manager_class="jupyter_client.manager.AsyncKernelManager")
             try:
                 return await make(manager)
             finally:
@@ -802,9 +794,21 @@ def early_run(manager, kernel_id: str, notebook, logged: list[str]):
     return GUARD.EarlyRun(kernel_id, data, manager, log)
 
 
+def until(condition, seconds: float = 30):
+    """Wait (in the event loop) until condition() holds; fail after `seconds`."""
+    async def waiting():
+        deadline = time.monotonic() + seconds
+        while not condition():
+            assert time.monotonic() < deadline, "the early run never got there"
+            await asyncio.sleep(0.01)
+    return waiting()
+
+
 def test_an_early_run_runs_every_cell_and_keeps_each_result_for_the_page(kernels):
     notebook = small_notebook("# Title", "x = 6 * 7", "print(x)", "raise ValueError('boom')",
-                              "print('after')")
+                              "print('after')", "import os; print(os.environ['VOILA_KERNEL_ID'])",
+                              "print('skipped')")
+    notebook.cells[-1].metadata["tags"] = ["skip-execution"]  # nbclient leaves it as it is
 
     async def scenario(manager):
         kernel_id = await manager.start_kernel(kernel_name="python3")
@@ -812,12 +816,12 @@ def test_an_early_run_runs_every_cell_and_keeps_each_result_for_the_page(kernels
         running = early_run(manager, kernel_id, notebook, logged)
         streamed = [r async for r in running.results_from()]  # each as its cell ends
         await running.task
-        return streamed, running, logged
+        return streamed, running, logged, kernel_id
 
-    streamed, running, logged = kernels.run(scenario)
+    streamed, running, logged, kernel_id = kernels.run(scenario)
     assert running.finished and streamed == running.results
-    assert [r["cell_index"] for r in streamed] == [0, 1, 2, 3, 4]
-    assert {r["total_cell"] for r in streamed} == {5}
+    assert [r["cell_index"] for r in streamed] == [0, 1, 2, 3, 4, 5, 6]
+    assert {r["total_cell"] for r in streamed} == {7}
     cells = [r["output_cell"] for r in streamed]
     assert all("source" not in c for c in cells)  # the sources stay on the server
     assert cells[2].outputs == [{"output_type": "stream", "name": "stdout", "text": "42\n"}]
@@ -827,8 +831,28 @@ def test_an_early_run_runs_every_cell_and_keeps_each_result_for_the_page(kernels
     assert error["output_type"] == "error" and error["ename"] == "ExecutionError"
     assert "boom" not in json.dumps(error)
     assert cells[4].outputs[0]["text"] == "after\n"
-    assert notebook.cells[2].outputs[0]["text"] == "stored\n"  # the page's notebook untouched
+    assert cells[5].outputs[0]["text"] == f"{kernel_id}\n"  # named as Voilà names it
+    assert cells[6].outputs[0]["text"] == "stored\n"  # a skipped cell shows what it stored
     assert any(line.startswith("error: Error at server while executing cell") for line in logged)
+
+
+def test_a_kernel_that_dies_on_its_own_shows_each_cell_left_as_failed(kernels):
+    notebook = small_notebook("print('before')", "import os; os._exit(1)", "print('after')")
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        running = early_run(manager, kernel_id, notebook, [])
+        await asyncio.wait_for(running.task, timeout=60)
+        return running.results
+
+    results = kernels.run(scenario)
+    # The page gets a result for every cell (its placeholders all go), the failed ones showing
+    # Voilà's message for a failure at the server.
+    assert [r["cell_index"] for r in results] == [0, 1, 2]
+    assert results[0]["output_cell"].outputs[0]["text"] == "before\n"
+    for failed in results[1:]:
+        (shown,) = failed["output_cell"].outputs
+        assert shown["name"] == "stderr" and "An exception occurred at the server" in shown["text"]
 
 
 def test_a_page_connecting_holds_the_run_until_the_widget_states_are_sent(kernels):
@@ -837,8 +861,7 @@ def test_a_page_connecting_holds_the_run_until_the_widget_states_are_sent(kernel
     async def scenario(manager):
         kernel_id = await manager.start_kernel(kernel_name="python3")
         running = early_run(manager, kernel_id, notebook, [])
-        while running.running != 0:  # until the first cell runs
-            await asyncio.sleep(0.01)
+        await until(lambda: running.running == 0)  # the first cell runs
         await running.hold(seconds=30)
         held_after = len(running.results)  # the running cell has ended; the next waits
         await asyncio.sleep(0.5)
@@ -870,6 +893,26 @@ def test_a_hold_ends_by_itself_when_no_widget_states_are_sent(kernels):
     assert any("sent for no widget states" in line for line in logged)
 
 
+def test_a_page_connecting_while_a_cell_waits_for_it_is_not_kept_waiting(kernels):
+    notebook = small_notebook("import time; time.sleep(30)", "print('second')")
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        logged: list[str] = []
+        running = early_run(manager, kernel_id, notebook, logged)
+        await until(lambda: running.running == 0)
+        started = time.monotonic()
+        await running.hold(seconds=0.5)  # the cell runs on: the page connects anyway
+        waited = time.monotonic() - started
+        await manager.shutdown_kernel(kernel_id, now=True)
+        await asyncio.wait_for(running.task, timeout=30)
+        return waited, logged
+
+    waited, logged = kernels.run(scenario)
+    assert 0.4 < waited < 5
+    assert any("connects while cell 0 still runs" in line for line in logged)
+
+
 def test_an_early_run_whose_page_closed_ends_quietly(kernels):
     notebook = small_notebook("import time; time.sleep(30)", "print('never')")
 
@@ -877,8 +920,7 @@ def test_an_early_run_whose_page_closed_ends_quietly(kernels):
         kernel_id = await manager.start_kernel(kernel_name="python3")
         logged: list[str] = []
         running = early_run(manager, kernel_id, notebook, logged)
-        while running.running != 0:
-            await asyncio.sleep(0.01)
+        await until(lambda: running.running == 0)
         await manager.shutdown_kernel(kernel_id, now=True)  # what a closing tab asks for
         await asyncio.wait_for(running.task, timeout=30)
         return running, logged
@@ -936,6 +978,15 @@ def test_the_cell_runner_sends_an_early_runs_results_and_lets_it_go(monkeypatch)
     assert [m["payload"]["cell_index"] for m in sent] == [0, 1, 2]
     assert {m["action"] for m in sent} == {"execution_result"}
     assert runs == {}  # every result is on the page
+
+
+def test_the_cell_runner_lets_a_run_go_when_its_page_closes(monkeypatch):
+    runs = {"k1": SimpleNamespace(), "k2": SimpleNamespace()}
+    monkeypatch.setattr(GUARD, "EARLY_RUNS", runs)
+    runner = handler_over(GUARD.CellRunner, {})
+    runner._kernel_id = "k1"
+    runner.on_close()
+    assert list(runs) == ["k2"]
 
 
 def test_a_request_for_another_kernel_is_left_to_voilas_handler(monkeypatch):
@@ -996,6 +1047,23 @@ def test_the_kernel_socket_holds_the_run_and_releases_it_once_the_states_are_out
         events.clear()
         run(socket.pre_get())
         assert events == ["allowed"] and socket._held is None
+
+
+def test_the_kernel_socket_reads_the_older_json_protocol_and_lets_go_when_it_closes(
+        monkeypatch):
+    events: list[str] = []
+    socket = socket_over(monkeypatch, {"k1": held_run(events)}, events)
+    run(socket.pre_get())
+    socket.write_message(json.dumps({"header": {"msg_type": "comm_msg"}, "content": {
+        "comm_id": "c", "data": {"method": "update_states", "states": {}}}}))
+    assert events[-2:] == ["sent", "release"]
+    # A page that goes before the states have gone out lets its run go on.
+    monkeypatch.setattr(GUARD.VoilaKernelWebsocketHandler, "on_close",
+                        lambda self: events.append("closed"))
+    socket = socket_over(monkeypatch, {"k1": held_run(events)}, events)
+    run(socket.pre_get())
+    socket.on_close()
+    assert events[-2:] == ["release", "closed"]
 
 
 def test_the_kernel_socket_releases_the_run_when_the_kernel_refuses_to_send_the_states(

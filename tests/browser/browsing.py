@@ -344,8 +344,9 @@ MARK_USABLE = """
         && window.__henkitText !== undefined) watch.disconnect();
   };
   watch = new MutationObserver((changes) => {
-    // A placeholder may come and go within one frame (results already there): noted here.
-    if (!placeholders) {
+    // A placeholder may come and go within one frame (results already there): noted here
+    // (a page sent in one piece has none).
+    if (!placeholders && progressive !== false) {
       for (const change of changes) {
         for (const node of change.addedNodes) {
           if (node.classList && node.classList.contains('voila-skeleton-container'))
