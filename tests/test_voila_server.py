@@ -893,14 +893,19 @@ def test_a_hold_ends_by_itself_when_no_widget_states_are_sent(kernels):
     assert any("sent for no widget states" in line for line in logged)
 
 
-def test_a_page_connecting_while_a_cell_waits_for_it_is_not_kept_waiting(kernels):
+async def in_a_long_first_cell(manager, logged: list[str]):
+    """(kernel id, early run) of a notebook whose first cell sleeps 30 s, once that cell runs."""
+    kernel_id = await manager.start_kernel(kernel_name="python3")
     notebook = small_notebook("import time; time.sleep(30)", "print('second')")
+    running = early_run(manager, kernel_id, notebook, logged)
+    await until(lambda: running.running == 0)
+    return kernel_id, running
 
+
+def test_a_page_connecting_while_a_cell_waits_for_it_is_not_kept_waiting(kernels):
     async def scenario(manager):
-        kernel_id = await manager.start_kernel(kernel_name="python3")
         logged: list[str] = []
-        running = early_run(manager, kernel_id, notebook, logged)
-        await until(lambda: running.running == 0)
+        kernel_id, running = await in_a_long_first_cell(manager, logged)
         started = time.monotonic()
         await running.hold(seconds=0.5)  # the cell runs on: the page connects anyway
         waited = time.monotonic() - started
@@ -913,36 +918,22 @@ def test_a_page_connecting_while_a_cell_waits_for_it_is_not_kept_waiting(kernels
     assert any("connects while cell 0 still runs" in line for line in logged)
 
 
-def test_an_early_run_whose_page_closed_ends_quietly(kernels):
-    notebook = small_notebook("import time; time.sleep(30)", "print('never')")
-
+@pytest.mark.parametrize("when", ["while its cells ran", "before its cells ran"])
+def test_an_early_run_whose_page_closed_ends_quietly(kernels, when):
     async def scenario(manager):
-        kernel_id = await manager.start_kernel(kernel_name="python3")
         logged: list[str] = []
-        running = early_run(manager, kernel_id, notebook, logged)
-        await until(lambda: running.running == 0)
+        if when == "while its cells ran":
+            kernel_id, running = await in_a_long_first_cell(manager, logged)
+        else:
+            kernel_id = await manager.start_kernel(kernel_name="python3")
+            running = early_run(manager, kernel_id, small_notebook("print('never')"), logged)
         await manager.shutdown_kernel(kernel_id, now=True)  # what a closing tab asks for
         await asyncio.wait_for(running.task, timeout=30)
         return running, logged
 
     running, logged = kernels.run(scenario)
     assert running.finished and running.results == []
-    assert any("closed while its cells ran" in line for line in logged)
-    assert not [line for line in logged if line.startswith(("error", "exception"))]
-
-
-def test_a_page_closed_before_its_cells_ran_ends_the_run_quietly(kernels):
-    async def scenario(manager):
-        kernel_id = await manager.start_kernel(kernel_name="python3")
-        logged: list[str] = []
-        running = early_run(manager, kernel_id, small_notebook("print('never')"), logged)
-        await manager.shutdown_kernel(kernel_id, now=True)
-        await asyncio.wait_for(running.task, timeout=30)
-        return running, logged
-
-    running, logged = kernels.run(scenario)
-    assert running.finished and running.results == []
-    assert any("closed before its cells ran" in line for line in logged)
+    assert any(f"closed {when}" in line for line in logged)
     assert not [line for line in logged if line.startswith(("error", "exception"))]
 
 
