@@ -382,11 +382,13 @@ class ColdPagesProgressive(TornadoVoilaHandler):
 
     async def get_generator(self, path: str | None = None):
         self._notebook_path = self.notebook_path or path  # as Voilà's generator names it
+        first = self._run_early
         async for html in super().get_generator(path):
-            if self._run_early:
+            if first:
                 # A progressive page's kernel has been asked for before its first piece is
                 # sent, and its notebook kept for it: its cells start now.
                 start_early_runs(self.kernel_manager, self.log)
+                first = False
             yield html
 
 
@@ -434,10 +436,10 @@ class EarlyRun:
         self._log = log
         # The notebook Voilà keeps for the page, run as Voilà runs it: the page's template has
         # made a copy of its own before the page's first piece (nbconvert's exporter).
-        self.task = asyncio.ensure_future(self._run(data["nb"], data, kernel_manager))
+        self.task = asyncio.ensure_future(self._run(data, kernel_manager))
 
-    async def _run(self, notebook: Any, data: dict[str, Any], kernel_manager: Any) -> None:
-        executor = None
+    async def _run(self, data: dict[str, Any], kernel_manager: Any) -> None:
+        notebook, executor = data["nb"], None
         try:
             km = await ensure_async(kernel_manager.get_kernel(self.kernel_id))
             executor = VoilaExecutor(notebook, km=km, config=data["config"],
@@ -508,7 +510,7 @@ class EarlyRun:
             self._release_later = None
         if not self._go.is_set():
             self._release_later = asyncio.get_running_loop().call_later(
-                seconds, self._held_too_long)
+                seconds, self._held_too_long, seconds)
 
     def release(self) -> None:
         """Let the cells run on."""
@@ -517,16 +519,16 @@ class EarlyRun:
             self._release_later = None
         self._go.set()
 
-    def _held_too_long(self) -> None:
+    def _held_too_long(self, seconds: float) -> None:
         self._release_later = None
         if not self._go.is_set():
             self._log.info("Kernel %s: its page sent for no widget states in %.0f s; its cells "
-                           "run on", self.kernel_id, HOLD_SECONDS)
+                           "run on", self.kernel_id, seconds)
         self._go.set()
 
-    async def results_from(self, start: int = 0):
-        """Each result from the `start`-th on, as soon as its cell has run."""
-        sent = start
+    async def results_from(self):
+        """Each result, in cell order, as soon as its cell has run."""
+        sent = 0
         while True:
             while sent < len(self.results):
                 yield self.results[sent]
@@ -766,7 +768,7 @@ def lesson_ready(pool: list) -> int:
     the task running the notebook in it) have run the notebook to its end."""
     ready = 0
     for item in pool:
-        if item.done() and not item.cancelled() and item.exception() is None:
+        if started(item):
             render = item.result().get("task")
             ready += render is not None and render.done()
     return ready
