@@ -303,7 +303,8 @@ class PageLog:
 # widget is visible, which is when Voilà has connected to the kernel and a viewer can click, the
 # first chart is drawn (plotly.js loads after the widgets: henkit/display.py), and the page is
 # complete: every cell's output is shown. A page sent in one piece (from a preheated kernel) is
-# complete when it is usable; a progressive one (a cold page: dashboards/voila_server.py) once
+# complete once the template has drawn the widget outputs after its first (a frame after it:
+# data-henkit-outputs on #rendered_cells, dashboards/jupyter/.../index.html.j2); a progressive one (a cold page: dashboards/voila_server.py) once
 # the placeholders Voilà puts in every cell have all been replaced by the cells' results. (A
 # widget whose model is still on its way over the kernel's socket is placed a moment later, and
 # widget views and charts draw after: tests that compare what pages show wait for them to
@@ -336,9 +337,10 @@ MARK_USABLE = """
       } catch (e) {}
     }
     const waiting = document.querySelector('.voila-skeleton-container') !== null;
+    const drawing = document.querySelector('[data-henkit-outputs=waiting]') !== null;
     placeholders = placeholders || waiting;
     if (window.__henkitComplete === undefined && window.__henkitUsable !== undefined
-        && progressive !== undefined && (!progressive || (placeholders && !waiting)))
+        && progressive !== undefined && (progressive ? placeholders && !waiting : !drawing))
       window.__henkitComplete = performance.now();
     if (window.__henkitComplete !== undefined && window.__henkitChart !== undefined
         && window.__henkitText !== undefined) watch.disconnect();

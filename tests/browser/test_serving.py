@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from .browsing import (
     DASHBOARDS,
@@ -332,6 +333,12 @@ OWN_GAMES_ASIDE = """cells => cells.map(c => [c.getAttribute('cell-index'),
            c.querySelectorAll('.jupyter-widgets').length])])"""
 
 
+# What the template says of the widget outputs it draws after the first, and how many it has
+# left undrawn.
+DRAWN_LATER = """() => [document.getElementById('rendered_cells').dataset.henkitOutputs ?? null,
+    document.querySelectorAll('script[type="application/vnd.henkit.later+json"]').length]"""
+
+
 def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromium, past_the_pool):
     (first, second), preheated = two_viewers(chromium, past_the_pool, LESSON_05)
     try:
@@ -345,6 +352,17 @@ def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromiu
         assert outputs[1] == outputs[0]
         assert sum(text == "(a game of the viewer's own)" for _, text, _ in outputs[0]) >= 1
         assert sum(views or 0 for _, _, views in outputs[0]) > 0
+        # The page sent whole drew its widget outputs after the first itself (the template's
+        # script), each in its place (the outputs above agree with Voilà's progressive page,
+        # cell by cell), and left none out; the progressive page is Voilà's own.
+        assert [p.evaluate(DRAWN_LATER) for p in (first, second)] == [["shown", 0], [None, 0]]
+        # A widget drawn that way talks to its kernel: the last prediction box's Lock button
+        # opens once the kernel has read a typed prediction.
+        box = first.locator(".hk-predict", has=first.locator("input[type=text]")).last
+        lock = box.get_by_role("button", name="Lock my prediction")
+        assert lock.is_disabled()
+        box.locator("input[type=text]").fill("50%")
+        expect(lock).to_be_enabled(timeout=20_000)
         assert first.log.problems() == {} and second.log.problems() == {}
     finally:
         for page in (first, second):
