@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -89,8 +90,17 @@ class VoilaServer:
     lesson: str = ""  # LESSON: a dashboard keeping class_size preheated kernels
     class_size: int | None = None  # CLASS
     data: Path | None = None  # DATA: the class pool's folder, in place of HENKIT_CLASS_DB
-    home: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="henkit-voila-")))
+    # Where the server's Jupyter, IPython and cache folders and its log go: a temporary folder
+    # of its own unless given, removed by stop() (its log is kept in memory for log()).
+    home: Path | None = None
     process: subprocess.Popen | None = None
+    _own_home: bool = field(default=False, init=False, repr=False)
+    _last_log: str = field(default="", init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.home is None:
+            self.home = Path(tempfile.mkdtemp(prefix="henkit-voila-"))
+            self._own_home = True
 
     @property
     def url(self) -> str:
@@ -107,8 +117,10 @@ class VoilaServer:
         return self.home / "voila.log"
 
     def log(self) -> str:
-        """Everything Voilà has logged so far."""
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
+        """Everything Voilà has logged so far (after stop(), everything it logged)."""
+        if self.log_path.exists():
+            return self.log_path.read_text(errors="replace")
+        return self._last_log
 
     def start(self, timeout: float = 60) -> VoilaServer:
         """Start Voilà and wait until the landing page answers; raise with the log if it doesn't."""
@@ -187,6 +199,9 @@ class VoilaServer:
         if self.process is not None:
             stop_server(self.process)
         self.process = None
+        if self._own_home:
+            self._last_log = self.log()
+            shutil.rmtree(self.home, ignore_errors=True)
 
     def kernels_rss_mb(self) -> list[float]:
         """Resident memory (MB) of each kernel process Voilà runs now."""
