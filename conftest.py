@@ -6,9 +6,10 @@ import tempfile
 
 # Whatever the tests and the processes they start (Voilà servers and their homes, notebook
 # kernels and their demo class pools, Chromium's profiles, pytest's tmp_path) put in a temporary
-# folder goes under one folder of this session's own, removed when the session ends: a kernel
-# killed at the end of a notebook run cannot remove its own, and each run of the suite left its
-# servers' homes (4 MB each), its class pool and a notebook's demo pool behind in /tmp.
+# folder goes under one folder of this session's own, removed when the session's process exits:
+# a kernel killed at the end of a notebook run cannot remove its own folder, and nothing else
+# would remove a server's home (4 MB) or the session's class pool. A failed test's tmp_path goes
+# with it: rerun that test alone with --basetemp=DIR to keep it.
 _SESSION_TMP = tempfile.mkdtemp(prefix="henkit-tests-")
 # Others may pass through but not list it: run as root, the class pool's PostgreSQL test server
 # runs as the postgres user and must reach its data folder inside (henkit/classpool/server.py).
@@ -18,8 +19,13 @@ tempfile.tempdir = _SESSION_TMP
 
 
 def pytest_unconfigure(config) -> None:
-    """Remove the session's temporary folder (every server and kernel has stopped by now)."""
-    shutil.rmtree(_SESSION_TMP, ignore_errors=True)
+    """Remove the session's temporary folder as the process exits, after multiprocessing has
+    removed the folder it keeps in there (a process pool's tests start one)."""
+    from multiprocessing import util
+
+    # multiprocessing removes its own folder at exit priority -100; a lower priority runs later.
+    util.Finalize(None, shutil.rmtree, args=(_SESSION_TMP,), kwargs={"ignore_errors": True},
+                  exitpriority=-200)
 
 
 # Tests play their tournaments: a game read from henkit's shared results cache would let a test

@@ -222,10 +222,10 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
             + (f"; first chart median {statistics.median(drawn):.2f} s" if drawn else "")
             + f"; text shown median {statistics.median(text[name]):.2f} s"
             + f"; every output shown median {statistics.median(complete[name]):.2f} s"))
-        # The ratio is the median of the rounds' own ratios, each dashboard over the probe opened
-        # just before it: load that moves during a run (0.6 to 4.6 in one run here) moves both
-        # sides of a round alike, and cancels in the round's ratio but not in a ratio of two
-        # medians taken over the whole run (given beside it).
+        # The ratio is the median of the rounds' own ratios, each dashboard over the probe of
+        # its round (opened first in the round, a minute or two before): machine load that
+        # moves during a run (a load average of 0.6 to 4.6 in one run here) moves the two sides
+        # of a round more alike than a ratio of two medians over the whole run (given beside).
         rounds = sorted(d / p for d, p in zip(times[name], times[PROBE.name], strict=True))
         within = sum(r <= FLOOR_RATIO_TARGET for r in rounds)
         results.append(Result(
@@ -337,7 +337,10 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     ]
     last = list(servers)[-1]
     for name in names:
-        ratios = {label: med[label, name] / med[label, PROBE.name] for label in servers}
+        # As in the floor part: the median of the rounds' own ratios.
+        ratios = {label: statistics.median(
+            d[0] / p[0] for d, p in zip(loads[label, name], loads[label, PROBE.name], strict=True))
+            for label in servers}
         results.append(Result(
             f"{name}: cold ratio to the floor, {last}", ratios[last], "x", FLOOR_RATIO_TARGET,
             False, "; ".join(

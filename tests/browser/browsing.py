@@ -124,6 +124,7 @@ class VoilaServer:
 
     def start(self, timeout: float = 60) -> VoilaServer:
         """Start Voilà and wait until the landing page answers; raise with the log if it doesn't."""
+        self.home.mkdir(parents=True, exist_ok=True)  # again after a stop() removed it
         env = isolated_env(self.home)
         env.update(
             HOST="127.0.0.1",
@@ -152,7 +153,9 @@ class VoilaServer:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"Voilà exited with {self.process.returncode}:\n{self.log()}")
+                code = self.process.returncode
+                self.stop()  # its kernels and home go too; the log stays readable
+                raise RuntimeError(f"Voilà exited with {code}:\n{self.log()}")
             try:
                 with urllib.request.urlopen(self.url, timeout=2) as r:
                     if r.status == 200:
@@ -318,9 +321,10 @@ class PageLog:
 # widget is visible, which is when Voilà has connected to the kernel and a viewer can click, the
 # first chart is drawn (plotly.js loads after the widgets: henkit/display.py), and the page is
 # complete: every cell's output is shown. A page sent in one piece (from a preheated kernel) is
-# complete once the template has drawn the widget outputs after its first (a frame after it:
-# data-henkit-outputs on #rendered_cells, dashboards/jupyter/.../index.html.j2); a progressive one (a cold page: dashboards/voila_server.py) once
-# the placeholders Voilà puts in every cell have all been replaced by the cells' results. (A
+# complete once the page template has drawn the widget outputs after its first (a frame after
+# it: data-henkit-outputs on #rendered_cells); a progressive one (a cold page:
+# dashboards/voila_server.py) once the placeholders Voilà puts in every cell have all been
+# replaced by the cells' results. (A
 # widget whose model is still on its way over the kernel's socket is placed a moment later, and
 # widget views and charts draw after: tests that compare what pages show wait for them to
 # settle.)

@@ -333,10 +333,13 @@ OWN_GAMES_ASIDE = """cells => cells.map(c => [c.getAttribute('cell-index'),
            c.querySelectorAll('.jupyter-widgets').length])])"""
 
 
-# What the template says of the widget outputs it draws after the first, and how many it has
-# left undrawn.
-DRAWN_LATER = """() => [document.getElementById('rendered_cells').dataset.henkitOutputs ?? null,
-    document.querySelectorAll('script[type="application/vnd.henkit.later+json"]').length]"""
+# What the page template says of the widget outputs it draws after the first, how many it drew
+# and how many of those show no widget (still loading, or an error in its place).
+DRAWN_LATER = """() => {
+  const later = [...document.querySelectorAll('.hk-drawn-later')];
+  return [document.getElementById('rendered_cells').dataset.henkitOutputs ?? null, later.length,
+          later.filter((host) => !host.querySelector(':scope > .jupyter-widgets')).length];
+}"""
 
 
 def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromium, past_the_pool):
@@ -354,11 +357,13 @@ def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromiu
         assert sum(views or 0 for _, _, views in outputs[0]) > 0
         # The page sent whole drew its widget outputs after the first itself (the template's
         # script), each in its place (the outputs above agree with Voilà's progressive page,
-        # cell by cell), and left none out; the progressive page is Voilà's own.
-        assert [p.evaluate(DRAWN_LATER) for p in (first, second)] == [["shown", 0], [None, 0]]
-        # A widget drawn that way talks to its kernel: the last prediction box's Lock button
-        # opens once the kernel has read a typed prediction.
-        box = first.locator(".hk-predict", has=first.locator("input[type=text]")).last
+        # cell by cell), every one a widget; the progressive page is Voilà's own.
+        drawn, later, empty = first.evaluate(DRAWN_LATER)
+        assert (drawn, empty) == ("shown", 0) and later >= 5
+        assert second.evaluate(DRAWN_LATER) == [None, 0, 0]
+        # A widget drawn that way talks to its kernel: the Lock button of the lesson's last
+        # prediction box (a chance) opens once the kernel has read a typed prediction.
+        box = first.locator(".hk-predict", has_text="next card off the deck is a Barnevelder")
         lock = box.get_by_role("button", name="Lock my prediction")
         assert lock.is_disabled()
         box.locator("input[type=text]").fill("50%")
