@@ -324,10 +324,9 @@ class PageLog:
 # complete once the page template has drawn the widget outputs after its first (a frame after
 # it: data-henkit-outputs on #rendered_cells); a progressive one (a cold page:
 # dashboards/voila_server.py) once the placeholders Voilà puts in every cell have all been
-# replaced by the cells' results. (A
-# widget whose model is still on its way over the kernel's socket is placed a moment later, and
-# widget views and charts draw after: tests that compare what pages show wait for them to
-# settle.)
+# replaced by the cells' results. (A widget whose model is still on its way over the kernel's
+# socket is placed a moment later, and widget views and charts draw after: tests that compare
+# what pages show wait for them to settle.)
 # The page is looked at in the first animation frame after it changed, i.e. when a viewer could
 # first see the change, and never again once every mark is set. Looking at it on every change,
 # as this did before, cost a lesson's page 0.13 s of its main thread before its first widget
