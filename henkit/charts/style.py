@@ -2,7 +2,7 @@
 
 Every chart builds a plain `plotly.graph_objects.Figure` (not a FigureWidget: a FigureWidget
 ships all of plotly.js over the kernel connection and costs seconds per dashboard page load)
-with the small `TEMPLATE` below set explicitly, so a figure's JSON never depends on the user's
+with the small `TEMPLATE` set explicitly, so a figure's JSON never depends on the user's
 default template and the same inputs always give the same JSON. Fonts are large: a teacher
 projects these charts in class.
 """
@@ -32,9 +32,12 @@ def _breed_colours() -> Mapping[str, str]:
 
 def __getattr__(name: str) -> Any:
     """`BREED_COLOURS`: breed code -> its colour, read from the card table on first use (CSS
-    colour names plotly understands)."""
+    colour names plotly understands); `TEMPLATE`: the charts' plotly template (a few layout
+    settings: cheap to apply, stable JSON), built on first use."""
     if name == "BREED_COLOURS":
         return _breed_colours()
+    if name == "TEMPLATE":
+        return _template()
     raise AttributeError(f"module 'henkit.charts.style' has no attribute {name!r}")
 
 
@@ -80,21 +83,26 @@ HOVER_SIZE = 16
 LABEL_SIZE = 16
 """Numbers written on bars and cells: a projected class reads them (at least 16 px)."""
 
-TEMPLATE = go.layout.Template(layout={
-    "font": {"family": FONT_FAMILY, "size": FONT_SIZE, "color": "#222222"},
-    "title": {"x": 0.02, "xanchor": "left", "font": {"size": TITLE_SIZE}},
-    "paper_bgcolor": "white",
-    "plot_bgcolor": "white",
-    "colorway": list(SERIES_COLOURS),
-    "xaxis": {"showline": True, "linecolor": "#444444", "ticks": "outside", "gridcolor": "#E5E5E5",
-               "automargin": True, "title": {"standoff": 10}},
-    "yaxis": {"showline": True, "linecolor": "#444444", "ticks": "outside", "gridcolor": "#E5E5E5",
-               "zerolinecolor": "#999999", "automargin": True, "title": {"standoff": 10}},
-    "legend": {"font": {"size": HOVER_SIZE}, "bgcolor": "rgba(255,255,255,0.8)"},
-    "hoverlabel": {"font": {"size": HOVER_SIZE, "family": FONT_FAMILY}},
-    "margin": {"l": 70, "r": 30, "t": 80, "b": 70},
-})
-"""A small explicit template (a few layout settings): cheap to apply, stable JSON."""
+@cache
+def _template() -> go.layout.Template:
+    # Built on first use: plotly validates every setting as the Template is made, loading a
+    # validator module for each (about 0.1 s in a fresh kernel), which a lesson would otherwise
+    # pay in its first cell, before its first widget, whether or not a chart comes first.
+    return go.layout.Template(layout={
+        "font": {"family": FONT_FAMILY, "size": FONT_SIZE, "color": "#222222"},
+        "title": {"x": 0.02, "xanchor": "left", "font": {"size": TITLE_SIZE}},
+        "paper_bgcolor": "white",
+        "plot_bgcolor": "white",
+        "colorway": list(SERIES_COLOURS),
+        "xaxis": {"showline": True, "linecolor": "#444444", "ticks": "outside",
+                  "gridcolor": "#E5E5E5", "automargin": True, "title": {"standoff": 10}},
+        "yaxis": {"showline": True, "linecolor": "#444444", "ticks": "outside",
+                  "gridcolor": "#E5E5E5", "zerolinecolor": "#999999", "automargin": True,
+                  "title": {"standoff": 10}},
+        "legend": {"font": {"size": HOVER_SIZE}, "bgcolor": "rgba(255,255,255,0.8)"},
+        "hoverlabel": {"font": {"size": HOVER_SIZE, "family": FONT_FAMILY}},
+        "margin": {"l": 70, "r": 30, "t": 80, "b": 70},
+    })
 
 PERCENT = ".1%"
 """How chances are shown on axes and in hover text."""
@@ -143,7 +151,7 @@ def layout(
         if not isinstance(text, str):
             raise ValueError(f"{what} must be text, not {text!r}")
     out: dict[str, Any] = {
-        "template": TEMPLATE,
+        "template": _template(),
         "title": {"text": title},
         "xaxis": {"title": {"text": x_title}},
         "yaxis": {"title": {"text": y_title}},

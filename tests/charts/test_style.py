@@ -32,3 +32,22 @@ def test_layout_sets_template_titles_and_percent_axis():
     assert fig.layout.template.layout.font.size == style.FONT_SIZE >= 16
     with pytest.raises(ValueError, match="chance_axis"):
         style.layout("T", "x", "y", chance_axis="z")
+
+
+def test_the_template_is_built_once_on_first_use_and_is_the_one_layouts_carry():
+    # A fresh interpreter: importing the style (as every lesson's first cell does) must not
+    # build the plotly template, whose validators cost a cold kernel about 0.1 s.
+    import subprocess
+    import sys
+
+    probe = ("from henkit.charts import style; "
+             "print(style._template.cache_info().currsize); "
+             "t = style.TEMPLATE; "
+             "print(style._template.cache_info().currsize, "
+             "style.layout('T', 'x', 'y')['template'] is t)")
+    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                         check=True).stdout.split()
+    assert out == ["0", "1", "True"]
+    assert style.TEMPLATE.layout.font.size == style.FONT_SIZE
+    with pytest.raises(AttributeError, match="no attribute 'TEMPLATES'"):
+        _ = style.TEMPLATES
