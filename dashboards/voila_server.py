@@ -665,10 +665,12 @@ class CellRunner(ExecutionRequestHandler):
 CONTROL_COMM = "jupyter.widget.control"
 
 
-def comm_message(message: bytes | str | dict, kinds: tuple[str, ...]) -> tuple[str, dict]:
-    """(msg_type, content) of a kernel message between a page and its kernel when its type is
-    one of `kinds`, else ("", {}); in the kernel websocket's protocol (v1, binary) or the older
-    JSON one. Only the header is read of other messages."""
+def message_parts(message: bytes | str | dict, kinds: tuple[str, ...],
+                  parts: tuple[str, ...]) -> tuple[str, dict[str, dict]]:
+    """(msg_type, {part: its JSON}) of a kernel message between a page and its kernel when its
+    type is one of `kinds`, else ("", {}); `parts` from header, parent_header, metadata and
+    content; in the kernel websocket's protocol (v1, binary) or the older JSON one. Only the
+    header is read of other messages."""
     try:
         if isinstance(message, bytes):
             count = int.from_bytes(message[:8], "little")
@@ -679,16 +681,47 @@ def comm_message(message: bytes | str | dict, kinds: tuple[str, ...]) -> tuple[s
             kind = json.loads(message[offsets[1]:offsets[2]]).get("msg_type")
             if kind not in kinds:
                 return "", {}
-            content = json.loads(message[offsets[4]:offsets[5]])
+            # v1's parts after the channel: header, parent_header, metadata, content, buffers.
+            found = {part: json.loads(message[offsets[i]:offsets[i + 1]])
+                     for part in parts for i in (V1_PARTS.index(part) + 1,)}
         else:
             parsed = json.loads(message) if isinstance(message, str) else message
             kind = (parsed.get("header") or {}).get("msg_type")
             if kind not in kinds:
                 return "", {}
-            content = parsed.get("content")
-        return (kind, content) if isinstance(content, dict) else ("", {})
+            found = {part: parsed.get(part) for part in parts}
+        if not all(isinstance(value, dict) for value in found.values()):
+            return "", {}
+        return kind, found
     except (ValueError, AttributeError, TypeError):
         return "", {}
+
+
+#: The parts of a kernel message in the websocket's v1 protocol, after its channel.
+V1_PARTS = ("header", "parent_header", "metadata", "content")
+
+
+def comm_message(message: bytes | str | dict, kinds: tuple[str, ...]) -> tuple[str, dict]:
+    """(msg_type, content) of a kernel message between a page and its kernel when its type is
+    one of `kinds`, else ("", {}) (see message_parts)."""
+    kind, found = message_parts(message, kinds, ("content",))
+    return (kind, found["content"]) if kind else ("", {})
+
+
+#: The kernel messages that are a cell's output (or its echo), which a page's kernel socket
+#: does not pass on when they answer a request to run a cell (see cell_output).
+CELL_OUTPUTS = ("execute_input", "execute_result", "display_data", "stream", "error")
+
+
+def cell_output(message: bytes | str | dict) -> bool:
+    """Whether a kernel message on its way to a page is the output of a cell run for the page:
+    its type one of CELL_OUTPUTS, in answer to an execute_request. Voilà sends each cell's
+    outputs to the page as the cell's result (CellRunner); the same outputs come out of the
+    kernel on its iopub channel, which the page's kernel socket would carry a second time for
+    the page to decode and drop (a chart's figure, many kilobytes, twice). The page itself asks
+    its kernel to run nothing: its widgets talk to it in comm messages, which pass."""
+    kind, found = message_parts(message, CELL_OUTPUTS, ("parent_header",))
+    return bool(kind) and found["parent_header"].get("msg_type") == "execute_request"
 
 
 def states_answer(content: dict) -> bool:
@@ -701,7 +734,8 @@ def states_answer(content: dict) -> bool:
 class KernelSocket(VoilaKernelWebsocketHandler):
     """Voilà's kernel websocket for a page, holding the page's early run (EarlyRun) from the
     moment it connects until the widget states have gone out to it, or the kernel has refused
-    to send them (it closes the comm they were asked on)."""
+    to send them (it closes the comm they were asked on); it does not carry the outputs of the
+    cells run for the page, which the page gets as their cells' results (cell_output)."""
 
     _held: EarlyRun | None = None
     _asked_on = ""  # the comm the page asked for the states on
@@ -721,6 +755,8 @@ class KernelSocket(VoilaKernelWebsocketHandler):
         return super().on_message(message)
 
     def write_message(self, message: Any, binary: bool = False) -> Any:
+        if cell_output(message):
+            return None  # the page has it as its cell's result (see cell_output)
         if self._held is not None and self._answered(message):
             sent = super().write_message(message, binary)
             self._held.release()  # what the cells make next comes after the states

@@ -729,10 +729,10 @@ def small_notebook(*sources: str):
         "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}})
 
 
-def kernel_message(msg_type: str, content: dict) -> bytes:
+def kernel_message(msg_type: str, content: dict, parent: dict | None = None) -> bytes:
     """A kernel message as the kernel websocket's v1 protocol sends it to a page."""
-    parts = [b"iopub", json.dumps({"msg_type": msg_type}).encode(), b"{}", b"{}",
-             json.dumps(content).encode()]
+    parts = [b"iopub", json.dumps({"msg_type": msg_type}).encode(),
+             json.dumps(parent or {}).encode(), b"{}", json.dumps(content).encode()]
     offsets, at = [], 8 * (len(parts) + 1)
     for part in parts:
         offsets.append(at)
@@ -760,6 +760,26 @@ def test_comm_messages_are_read_from_either_protocol_and_the_states_answer_told_
     for garbage in (b"", b"\x05" + bytes(7), older, "not json", "[1, 2]", {"header": None}):
         assert GUARD.comm_message(garbage, ("comm_msg",)) == ("", {})
     assert not GUARD.states_answer({"data": "update_states"})
+
+
+def test_a_pages_kernel_socket_drops_the_outputs_of_the_cells_run_for_it_and_nothing_else():
+    ran = {"msg_type": "execute_request", "msg_id": "e1"}
+    clicked = {"msg_type": "comm_msg", "msg_id": "c1"}
+    chart = {"data": {"text/html": "<div>a chart</div>"}, "metadata": {}}
+    for kind in GUARD.CELL_OUTPUTS:
+        assert GUARD.cell_output(kernel_message(kind, chart, ran)), kind
+        # The same output from a widget's callback (the page's comm message) still goes.
+        assert not GUARD.cell_output(kernel_message(kind, chart, clicked)), kind
+    assert GUARD.cell_output(json.dumps({"header": {"msg_type": "display_data"},
+                                         "parent_header": ran, "content": chart}))
+    assert GUARD.cell_output({"header": {"msg_type": "stream"}, "parent_header": ran,
+                              "content": {"name": "stdout", "text": "hi"}})
+    # The messages the page needs pass: widgets, status, replies, clearing and updated displays.
+    for kind in ("comm_open", "comm_msg", "comm_close", "status", "execute_reply",
+                 "clear_output", "update_display_data"):
+        assert not GUARD.cell_output(kernel_message(kind, chart, ran)), kind
+    for garbage in (b"", "not json", {"header": {"msg_type": "stream"}, "parent_header": None}):
+        assert not GUARD.cell_output(garbage)
 
 
 @pytest.fixture
