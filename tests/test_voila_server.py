@@ -219,6 +219,38 @@ def test_a_changed_static_file_is_compressed_again(static_server):
     assert gzip.decompress(second) == path.read_bytes() != gzip.decompress(first)
 
 
+def test_a_file_compressed_on_its_first_request_holds_no_other_request_up(static_server):
+    # The first request for a large script compresses it (level 9) in a worker thread: done in
+    # the event loop, as it was, plotly.js held every other request of the server for 0.5 s.
+    import gzip
+    import random
+    import threading
+
+    url, folder = static_server
+    words = [f"name{i}" for i in range(5000)]
+    pick = random.Random(1).choice
+    big = " ".join(pick(words) for _ in range(400_000)).encode()  # 3.5 MB: about 1 s to gzip
+    (folder / "big.js").write_bytes(big)
+    (folder / "small.js").write_bytes(b"let x = 1;\n" * 200)
+    took: dict[str, float] = {}
+
+    def get(name: str) -> None:
+        start = time.monotonic()
+        body = fetch(url + name, Accept_Encoding="gzip")[2]
+        took[name] = time.monotonic() - start
+        took[name + " bytes"] = len(gzip.decompress(body))
+
+    slow = threading.Thread(target=get, args=("big.js",))
+    slow.start()
+    time.sleep(0.2)  # the big file's compression under way
+    get("small.js")
+    slow.join(120)
+    assert took["big.js bytes"] == len(big) and took["small.js bytes"] == 2200
+    # Answered while the big one was compressed, not after: a small share of its time (in the
+    # event loop, the small one waited for the rest of the compression, most of the big's time).
+    assert took["small.js"] < took["big.js"] / 2, took
+
+
 def test_binary_or_ranged_responses_are_not_taken_from_the_gzip_copies(static_server):
     url, folder = static_server
     (folder / "font.woff2").write_bytes(bytes(range(256)) * 20)  # compressed formats stay as is

@@ -120,6 +120,22 @@ def test_a_page_preloads_exactly_the_scripts_it_loads(page, probe):
     assert page.log.problems() == {}
 
 
+def test_the_scripts_every_page_loads_are_compressed_as_the_server_starts(probe):
+    # The first viewers after a start get the gzip copies made already (voila_server.py,
+    # _compress_ahead): every preloaded script and plotly.js, asked for as a browser asks.
+    import re
+
+    preload = DASHBOARDS / "jupyter" / "voila" / "templates" / "henkit" / "preload.json"
+    scripts = json.loads(preload.read_text())["scripts"]
+    deadline = time.monotonic() + 60
+    while not (done := re.search(r"(\d+) scripts compressed ahead of the first page",
+                                 probe.log())):
+        assert time.monotonic() < deadline, probe.log()[-2000:]
+        time.sleep(0.2)
+    assert int(done.group(1)) == len(scripts) + 1 > 1
+    assert "ahead failed" not in probe.log()
+
+
 def test_closing_a_dashboard_shuts_its_kernel_down(page, probe):
     open_dashboard_page(page, probe, PROBE.name)
     wait_for_widgets(page)
