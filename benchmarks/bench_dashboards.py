@@ -15,6 +15,9 @@
                 before the first widget, the server's CPU for the page opened cold, widget
                 models, kernel messages and bytes before usable, and the page's phases (loaded,
                 kernel connected, widget states, usable)
+  cold-phases   where a cold page spends its time after its HTML has ended (the kernel's start,
+                alike for every page): its scripts loaded, text shown, kernel socket open,
+                widget states, first widget; each dashboard's beside the probe's
   clicks        click to update on the dashboards that have a timed control
   rush-lesson   30 viewers at once on dashboard 1, served with `LESSON=01_rolling_dice
                 CLASS=30` (also: how long preparing the lesson took, and its kernels' memory)
@@ -37,10 +40,12 @@ that moves with the machine, not with the pages) are printed beside the figures.
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import math
 import os
 import re
+import shutil
 import signal
 import statistics
 import sys
@@ -89,8 +94,8 @@ ONE_PIECE = "--HenkitVoila.progressive_cold=False"
 # once its widget manager has started (Voilà's progressive way).
 WHEN_ASKED = "--HenkitVoila.run_early=False"
 
-PARTS = ("floor", "floor-cut", "cold-cut", "breakdown", "clicks", "rush-lesson", "rush-one",
-         "rush-round")
+PARTS = ("floor", "floor-cut", "cold-cut", "breakdown", "cold-phases", "clicks", "rush-lesson",
+         "rush-one", "rush-round")
 
 # For each dashboard, the control to click (found by its label, so it may be clicked again and
 # again: a toggle), the element that updates and a JS test on it that the update is complete.
@@ -112,9 +117,17 @@ def chosen() -> list[str]:
     return names
 
 
+def scratch_folder(prefix: str) -> Path:
+    """A new temporary folder, removed when the benchmark's process ends."""
+    folder = Path(tempfile.mkdtemp(prefix=prefix))
+    atexit.register(shutil.rmtree, folder, True)
+    return folder
+
+
 def site_with_probe() -> Path:
-    """A served folder holding every published dashboard and the probe page, side by side."""
-    folder = Path(tempfile.mkdtemp(prefix="henkit-bench-site-"))
+    """A served folder holding every published dashboard and the probe page, side by side (its
+    links go when the benchmark ends, not what they point to)."""
+    folder = scratch_folder("henkit-bench-site-")
     for name in dashboards():
         (folder / name).symlink_to((SITE / name).resolve())
     (folder / PROBE.name).symlink_to(PROBE)
@@ -259,7 +272,7 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
     plotly's and anywidget, no preloads, each page's templates compiled and its notebook checked
     after every preprocessor) and on one with issue 14's cuts, samples in turn, preheated and
     then cold."""
-    site = Path(tempfile.mkdtemp(prefix="henkit-bench-probe-"))
+    site = scratch_folder("henkit-bench-probe-")
     (site / PROBE.name).symlink_to(PROBE)
     old_args = ("--VoilaConfiguration.extension_denylist=" + json.dumps(STOCK_DENYLIST),
                 "--HenkitVoila.preload=False", "--HenkitVoila.compile_once=False",
@@ -498,6 +511,103 @@ def run_breakdown(browser, names: list[str]) -> list[Result]:
     return results
 
 
+#: Installed in a page before it loads (with MARK_USABLE): when its kernel's websocket opened,
+#: when the largest message on it arrived (the widget states, which the page asks for first)
+#: and when the first cell's result came over Voilà's execution websocket, in ms after
+#: navigation start.
+SOCKET_PHASES = """
+(() => {
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    const url = String(args[0]);
+    const kernel = url.includes('/channels'), execution = url.includes('/execution');
+    let largest = 0;
+    ws.addEventListener('open', () => {
+      if (kernel && window.__henkitKernelOpen === undefined)
+        window.__henkitKernelOpen = performance.now();
+    });
+    ws.addEventListener('message', (e) => {
+      if (execution && window.__henkitFirstResult === undefined)
+        window.__henkitFirstResult = performance.now();
+      if (!kernel || window.__henkitUsable !== undefined) return;
+      const size = typeof e.data === 'string' ? e.data.length : (e.data.byteLength || e.data.size || 0);
+      if (size > largest) { largest = size; window.__henkitStatesAt = performance.now(); }
+    });
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+})();
+"""
+
+#: The phases of a cold page, in order: the name each is reported by and the page's mark.
+COLD_PHASES = (
+    ("loaded", "performance.getEntriesByType('navigation')[0].loadEventEnd"),
+    ("text", "window.__henkitText"),
+    ("kernel socket", "window.__henkitKernelOpen"),
+    ("widget states", "window.__henkitStatesAt"),
+    ("usable", "window.__henkitUsable"),
+)
+
+
+def cold_page_phases(browser, server: VoilaServer, name: str) -> tuple[float, list[float]]:
+    """One page opened cold: ms from navigation start to the end of its HTML (which Voilà's
+    template sends once the kernel is up), and ms from then to each of COLD_PHASES."""
+    context = browser.new_context(viewport=VIEWPORT)
+    page = context.new_page()
+    page.add_init_script(MARK_USABLE)
+    page.add_init_script(SOCKET_PHASES)
+    page.goto(server.dashboard_url(name), wait_until="commit")
+    usable_after_ms(page)
+    html_end, *marks = page.evaluate(
+        "[performance.getEntriesByType('navigation')[0].responseEnd, "
+        + ", ".join(mark for _, mark in COLD_PHASES) + "]")
+    close_page(page)
+    time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
+    return html_end, [(m if m is not None else math.nan) - html_end for m in marks]
+
+
+def run_cold_phases(browser, names: list[str]) -> list[Result]:
+    """The cold-phases part: where a cold page spends its time, the probe's and each
+    dashboard's, SAMPLES rounds in turn on one server: the end of its HTML (the kernel's start,
+    alike for all), then each phase counted from there (the page's scripts, its text shown, its
+    kernel connected, the widget states, the first widget), medians beside the probe's."""
+    site = site_with_probe()
+    pages = [PROBE.name, *names]
+    ends: dict[str, list[float]] = {n: [] for n in pages}
+    phases: dict[str, list[list[float]]] = {n: [] for n in pages}
+    server = VoilaServer(port=free_port(), site=site,
+                         extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
+    try:
+        server.wait_until_quiet(timeout=600)
+        for _ in range(SAMPLES):
+            for name in pages:
+                end, marks = cold_page_phases(browser, server, name)
+                ends[name].append(end)
+                phases[name].append(marks)
+    finally:
+        server.stop()
+
+    def medians(name: str) -> list[float]:
+        return [statistics.median(sample[i] for sample in phases[name])
+                for i in range(len(COLD_PHASES))]
+
+    probe = medians(PROBE.name)
+    results = []
+    for name in pages:
+        own = medians(name)
+        steps = ", ".join(
+            f"{label} +{own[i] - (own[i - 1] if i else 0):.0f}"
+            + ("" if name == PROBE.name else f" ({probe[i] - (probe[i - 1] if i else 0):.0f})")
+            for i, (label, _) in enumerate(COLD_PHASES))
+        results.append(Result(
+            f"{name}: cold, usable after the end of its HTML", own[-1] / 1000, "s", None, False,
+            f"HTML ends at {statistics.median(ends[name]) / 1000:.2f} s (median of "
+            f"{len(ends[name])}); then, ms each (the probe's in brackets): {steps}"))
+    return results
+
+
 # --- Clicks -------------------------------------------------------------------------------
 
 
@@ -698,6 +808,7 @@ RUNNERS: dict[str, Callable[..., list[Result]]] = {
     "floor-cut": run_floor_cut,
     "cold-cut": run_cold_cut,
     "breakdown": run_breakdown,
+    "cold-phases": run_cold_phases,
     "clicks": run_clicks,
     "rush-lesson": run_rush_lesson,
     "rush-one": run_rush_one,
@@ -727,7 +838,7 @@ def run(parts: list[str] | None = None, viewers: int = VIEWERS) -> list[Result]:
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     # The benchmark's pages and kernels write to a class pool of their own, never a real class's.
     os.environ["HENKIT_CLASS_DB"] = str(
-        Path(tempfile.mkdtemp(prefix="henkit-bench-pool-")) / "class.sqlite3")
+        scratch_folder("henkit-bench-pool-") / "class.sqlite3")
     names = chosen()
     peer = pickomino_steps_per_second()
     results = [Result(
