@@ -683,6 +683,10 @@ class CellRunner(ExecutionRequestHandler):
 CONTROL_COMM = "jupyter.widget.control"
 
 
+#: The parts of a kernel message in the websocket's v1 protocol, in order (then its buffers).
+V1_PARTS = ("channel", "header", "parent_header", "metadata", "content")
+
+
 def message_parts(message: bytes | str | dict, kinds: tuple[str, ...],
                   parts: tuple[str, ...]) -> tuple[str, dict[str, dict]]:
     """(msg_type, {part: its JSON}) of a kernel message between a page and its kernel when its
@@ -699,9 +703,10 @@ def message_parts(message: bytes | str | dict, kinds: tuple[str, ...],
             kind = json.loads(message[offsets[1]:offsets[2]]).get("msg_type")
             if kind not in kinds:
                 return "", {}
-            # v1's parts after the channel: header, parent_header, metadata, content, buffers.
-            found = {part: json.loads(message[offsets[i]:offsets[i + 1]])
-                     for part in parts for i in (V1_PARTS.index(part) + 1,)}
+            found = {}
+            for part in parts:
+                at = V1_PARTS.index(part)
+                found[part] = json.loads(message[offsets[at]:offsets[at + 1]])
         else:
             parsed = json.loads(message) if isinstance(message, str) else message
             kind = (parsed.get("header") or {}).get("msg_type")
@@ -713,10 +718,6 @@ def message_parts(message: bytes | str | dict, kinds: tuple[str, ...],
         return kind, found
     except (ValueError, AttributeError, TypeError):
         return "", {}
-
-
-#: The parts of a kernel message in the websocket's v1 protocol, after its channel.
-V1_PARTS = ("header", "parent_header", "metadata", "content")
 
 
 def comm_message(message: bytes | str | dict, kinds: tuple[str, ...]) -> tuple[str, dict]:
@@ -925,9 +926,12 @@ class HenkitVoila(Voila):
                 await client.fetch(url_path_join(self.connection_url, script),
                                    headers={"Accept-Encoding": "gzip"}, request_timeout=60,
                                    decompress_response=False)
-                done += 1
             except (HTTPClientError, OSError) as error:
-                self.log.info("Compressing %s ahead failed: %s", script, error)
+                # A server behind a proxy's path (server_url) may not answer its own address:
+                # its files are compressed on their first request, as without this.
+                self.log.info("Compressing %s ahead failed (%s); no more tried", script, error)
+                break
+            done += 1
         self.log.info("%d scripts compressed ahead of the first page in %.1f s", done,
                       time.monotonic() - started)
 
