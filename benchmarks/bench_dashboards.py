@@ -511,25 +511,22 @@ def run_breakdown(browser, names: list[str]) -> list[Result]:
     return results
 
 
-#: Installed in a page before it loads (with MARK_USABLE): when its kernel's websocket opened,
-#: when the largest message on it arrived (the widget states, which the page asks for first)
-#: and when the first cell's result came over Voilà's execution websocket, in ms after
-#: navigation start.
+#: Installed in a page before it loads (with MARK_USABLE): when its kernel's websocket opened
+#: and when the largest message on it arrived (the widget states, which the page asks for
+#: first), in ms after navigation start.
 SOCKET_PHASES = """
 (() => {
   const Native = window.WebSocket;
   window.WebSocket = function (...args) {
     const ws = new Native(...args);
     const url = String(args[0]);
-    const kernel = url.includes('/channels'), execution = url.includes('/execution');
+    const kernel = url.includes('/channels');
     let largest = 0;
     ws.addEventListener('open', () => {
       if (kernel && window.__henkitKernelOpen === undefined)
         window.__henkitKernelOpen = performance.now();
     });
     ws.addEventListener('message', (e) => {
-      if (execution && window.__henkitFirstResult === undefined)
-        window.__henkitFirstResult = performance.now();
       if (!kernel || window.__henkitUsable !== undefined) return;
       const size = typeof e.data === 'string' ? e.data.length : (e.data.byteLength || e.data.size || 0);
       if (size > largest) { largest = size; window.__henkitStatesAt = performance.now(); }
@@ -590,7 +587,9 @@ def run_cold_phases(browser, names: list[str]) -> list[Result]:
         server.stop()
 
     def medians(name: str) -> list[float]:
-        return [statistics.median(sample[i] for sample in phases[name])
+        # A mark a page never set (nan) is left out rather than let poison the median.
+        return [statistics.median([sample[i] for sample in phases[name]
+                                   if not math.isnan(sample[i])] or [math.nan])
                 for i in range(len(COLD_PHASES))]
 
     probe = medians(PROBE.name)
