@@ -2,7 +2,8 @@
 
   floor         open-to-usable of every dashboard, preheated and cold, next to the probe page
                 (tests/browser/probe.ipynb: one button, one label, one chart) served beside
-                them by the same server, as a ratio to it (target <= 1.1x)
+                them by the same server, as a ratio to it (target <= 1.1x) with a 90 %
+                interval over the rounds (benchmarks/ratios.py): within, over or not resolved
   floor-cut     the probe page on a server with issue 11's settings beside one with issue 14's
                 (scripts preloaded, unused extensions off, templates compiled once, one notebook
                 check a page, cold pages progressive), samples taken in turn, preheated and cold
@@ -55,6 +56,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from benchmarks.harness import Result, format_table, machine_load, pickomino_steps_per_second
+from benchmarks.ratios import Ratio, ratios_to
 from tests.browser.browsing import (
     MARK_USABLE,
     PROBE,
@@ -222,6 +224,7 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
             text[name].append(shown)
     kind, target = ("preheated", PREHEATED_TARGET_S) if preheated else ("cold", COLD_TARGET_S)
     floor = statistics.median(times[PROBE.name])
+    ratios = ratios_to(times, PROBE.name)
     results = [
         Result(f"floor (probe page): open to usable, {kind}", floor, "s", None, False,
                f"samples {', '.join(f'{t:.2f}' for t in times[PROBE.name])}")
@@ -235,19 +238,39 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
             + (f"; first chart median {statistics.median(drawn):.2f} s" if drawn else "")
             + f"; text shown median {statistics.median(text[name]):.2f} s"
             + f"; every output shown median {statistics.median(complete[name]):.2f} s"))
-        # The ratio is the median of the rounds' own ratios, each dashboard over the probe of
-        # its round (opened first in the round, a minute or two before): machine load that
-        # moves during a run (a load average of 0.6 to 4.6 in one run here) moves the two sides
-        # of a round more alike than a ratio of two medians over the whole run (given beside).
+        # The ratio takes each round's effect out with every page of the round (median polish,
+        # benchmarks/ratios.py), not with the probe's one sample of it: load that moves during
+        # a run (a load average of 0.6 to 4.6 in one run here) slows a round's pages alike, and
+        # one slow probe sample made every page of its round look 0.6x. The median of the
+        # rounds' own ratios, used before, is given beside it.
+        ratio = ratios[name]
         rounds = sorted(d / p for d, p in zip(times[name], times[PROBE.name], strict=True))
-        within = sum(r <= FLOOR_RATIO_TARGET for r in rounds)
         results.append(Result(
-            f"{name}: {kind}, ratio to the floor", statistics.median(rounds), "x",
-            FLOOR_RATIO_TARGET, False,
-            f"median of {len(rounds)} rounds' own ratios, {rounds[0]:.2f}-{rounds[-1]:.2f}, "
-            f"{within} within {FLOOR_RATIO_TARGET}x; medians {median:.2f} s / probe "
-            f"{floor:.2f} s = {median / floor:.2f}x"))
+            f"{name}: {kind}, ratio to the floor", ratio.value, "x", FLOOR_RATIO_TARGET, False,
+            f"{RESOLVED[ratio.verdict(FLOOR_RATIO_TARGET)]}: 90 % interval "
+            f"{ratio.low:.2f}-{ratio.high:.2f} over {len(rounds)} rounds; the rounds' own "
+            f"ratios {rounds[0]:.2f}-{rounds[-1]:.2f}, median {statistics.median(rounds):.2f}; "
+            f"medians {median:.2f} s / probe {floor:.2f} s = {median / floor:.2f}x"))
+    results.append(resolved_summary(f"{kind}, ratio to the floor", ratios))
     return results
+
+
+#: What a ratio's interval says of the target, as the floor's notes say it.
+RESOLVED = {"within": "within the target", "over": "over the target",
+            "not resolved": "not resolved"}
+
+
+def resolved_summary(label: str, ratios: dict[str, Ratio]) -> Result:
+    """How many ratios' intervals lie wholly within the target, and which are over or not
+    resolved by the rounds measured."""
+    by = {v: sorted(n[:2] for n, r in ratios.items() if r.verdict(FLOOR_RATIO_TARGET) == v)
+          for v in RESOLVED}
+    return Result(
+        f"{label}: within {FLOOR_RATIO_TARGET}x, interval and all", len(by["within"]),
+        f"of {len(ratios)}", None, True,
+        "; ".join(f"{v}: {', '.join(by[v]) or 'none'}" for v in RESOLVED)
+        + "; point estimates within: "
+        + str(sum(r.value <= FLOOR_RATIO_TARGET for r in ratios.values())))
 
 
 def run_floor(browser, names: list[str]) -> list[Result]:
@@ -349,17 +372,18 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
         for label in servers
     ]
     last = list(servers)[-1]
+    # As in the floor part: each server's rounds taken out with every page of the round.
+    ratios = {label: ratios_to({n: [s[0] for s in loads[label, n]] for n in pages}, PROBE.name)
+              for label in servers}
     for name in names:
-        # As in the floor part: the median of the rounds' own ratios.
-        ratios = {label: statistics.median(
-            d[0] / p[0] for d, p in zip(loads[label, name], loads[label, PROBE.name], strict=True))
-            for label in servers}
         results.append(Result(
-            f"{name}: cold ratio to the floor, {last}", ratios[last], "x", FLOOR_RATIO_TARGET,
-            False, "; ".join(
-                f"{label}: {ratios[label]:.2f}x, usable {med[label, name]:.2f} s, text "
+            f"{name}: cold ratio to the floor, {last}", ratios[last][name].value, "x",
+            FLOOR_RATIO_TARGET, False, "; ".join(
+                f"{label}: {ratios[label][name].value:.2f}x ({ratios[label][name].low:.2f}-"
+                f"{ratios[label][name].high:.2f}), usable {med[label, name]:.2f} s, text "
                 f"{read[label, name]:.2f} s, every output {done[label, name]:.2f} s"
                 for label in servers)))
+    results += [resolved_summary(f"cold, {label}", ratios[label]) for label in servers]
     return results
 
 
