@@ -52,6 +52,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 
@@ -203,7 +204,10 @@ def one_full_load(browser, server: VoilaServer, name: str,
     if preheated:
         wait_for_refill(server, name, fills)
     else:
-        time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
+        # The next sample starts once Voilà has shut this page's kernel down and is idle: a
+        # second's sleep, as before, let a lesson's kernel still be ending (and its cells
+        # running) while the next page loaded, the next page's sample paying for this one.
+        server.wait_until_quiet()
     return usable, chart, complete, text
 
 
@@ -572,9 +576,17 @@ COLD_PHASES = (
 )
 
 
-def cold_page_phases(browser, server: VoilaServer, name: str) -> tuple[float, list[float]]:
+#: The server's line for a page that waited to connect to its kernel for a running cell
+#: (EarlyRun.hold in dashboards/voila_server.py).
+HOLD_LINE = r"Kernel {kernel}: its page waited (\d+) ms to connect, for (.+?) to end"
+
+
+def cold_page_phases(browser, server: VoilaServer,
+                     name: str) -> tuple[float, list[float], float, str]:
     """One page opened cold: ms from navigation start to the end of its HTML (which Voilà's
-    template sends once the kernel is up), and ms from then to each of COLD_PHASES."""
+    template sends once the kernel is up), ms from then to each of COLD_PHASES, and the ms its
+    kernel socket waited for the cell running when it connected, with that cell (0 and "" if
+    none ran)."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.add_init_script(MARK_USABLE)
@@ -584,29 +596,35 @@ def cold_page_phases(browser, server: VoilaServer, name: str) -> tuple[float, li
     html_end, *marks = page.evaluate(
         "[performance.getEntriesByType('navigation')[0].responseEnd, "
         + ", ".join(mark for _, mark in COLD_PHASES) + "]")
+    kernel = page_state(page).get("kernel") or "no kernel"
     close_page(page)
-    time.sleep(1.0)  # let Voilà shut the kernel down before the next sample
-    return html_end, [(m if m is not None else math.nan) - html_end for m in marks]
+    server.wait_until_quiet()  # this page's kernel shut down (as in one_full_load)
+    held = re.search(HOLD_LINE.format(kernel=re.escape(kernel)), server.log())
+    waited, cell = (float(held.group(1)), held.group(2)) if held else (0.0, "")
+    return html_end, [(m if m is not None else math.nan) - html_end for m in marks], waited, cell
 
 
 def run_cold_phases(browser, names: list[str]) -> list[Result]:
     """The cold-phases part: where a cold page spends its time, the probe's and each
     dashboard's, SAMPLES rounds in turn on one server: the end of its HTML (the kernel's start,
     alike for all), then each phase counted from there (the page's scripts, its text shown, its
-    kernel connected, the widget states, the first widget), medians beside the probe's."""
+    kernel connected, the widget states, the first widget), medians beside the probe's, and how
+    long its kernel socket waited for a cell running when it connected, and for which."""
     site = site_with_probe()
     pages = [PROBE.name, *names]
     ends: dict[str, list[float]] = {n: [] for n in pages}
     phases: dict[str, list[list[float]]] = {n: [] for n in pages}
+    holds: dict[str, list[tuple[float, str]]] = {n: [] for n in pages}
     server = VoilaServer(port=free_port(), site=site,
                          extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
     try:
         server.wait_until_quiet(timeout=600)
         for _ in range(SAMPLES):
             for name in pages:
-                end, marks = cold_page_phases(browser, server, name)
+                end, marks, waited, cell = cold_page_phases(browser, server, name)
                 ends[name].append(end)
                 phases[name].append(marks)
+                holds[name].append((waited, cell))
     finally:
         server.stop()
 
@@ -615,6 +633,15 @@ def run_cold_phases(browser, names: list[str]) -> list[Result]:
         return [statistics.median([sample[i] for sample in phases[name]
                                    if not math.isnan(sample[i])] or [math.nan])
                 for i in range(len(COLD_PHASES))]
+
+    def waits(name: str) -> str:
+        held = [(w, c) for w, c in holds[name] if c]
+        if not held:
+            return f"its socket waited for no cell in {len(holds[name])} loads"
+        cells = ", ".join(f"{c} ({n})" for c, n in Counter(c for _, c in held).most_common())
+        return (f"its socket waited in {len(held)} of {len(holds[name])} loads, median "
+                f"{statistics.median(w for w, _ in holds[name]):.0f} ms over all loads, "
+                f"longest {max(w for w, _ in held):.0f} ms, for: {cells}")
 
     probe = medians(PROBE.name)
     results = []
@@ -627,7 +654,8 @@ def run_cold_phases(browser, names: list[str]) -> list[Result]:
         results.append(Result(
             f"{name}: cold, usable after the end of its HTML", own[-1] / 1000, "s", None, False,
             f"HTML ends at {statistics.median(ends[name]) / 1000:.2f} s (median of "
-            f"{len(ends[name])}); then, ms each (the probe's in brackets): {steps}"))
+            f"{len(ends[name])}); then, ms each (the probe's in brackets): {steps}; "
+            + waits(name)))
     return results
 
 

@@ -518,17 +518,29 @@ class EarlyRun:
         running now, if any, has ended (or for `seconds`, if it has not: a cell that waits for
         its page must not keep the page from connecting); return then."""
         self._go.clear()
+        running, began = self._doing(), time.monotonic()
         try:
             await asyncio.wait_for(self._between.wait(), seconds)
         except TimeoutError:
-            self._log.info("Kernel %s: its page connects while cell %s still runs",
-                           self.kernel_id, self.running)
+            self._log.info("Kernel %s: its page connects while %s still runs",
+                           self.kernel_id, self._doing())
+        else:
+            waited = time.monotonic() - began
+            if waited >= HOLD_NOTED_SECONDS:  # what a page waits for is worth knowing
+                self._log.info("Kernel %s: its page waited %.0f ms to connect, for %s to end",
+                               self.kernel_id, 1000 * waited, running)
         if self._release_later is not None:
             self._release_later.cancel()
             self._release_later = None
         if not self._go.is_set():
             self._release_later = asyncio.get_running_loop().call_later(
                 seconds, self._held_too_long, seconds)
+
+    def _doing(self) -> str:
+        """What the run is doing, as its log lines name it."""
+        if self.running is not None:
+            return f"cell {self.running}"
+        return "nothing" if self._between.is_set() else "the kernel's start or ipywidgets' import"
 
     def release(self) -> None:
         """Let the cells run on."""
@@ -566,6 +578,9 @@ EARLY_RUNS: dict[str, EarlyRun] = {}
 #: open; the limit matters to a client that never asks or a cell that never ends, and is
 #: generous for a browser slowed down by a class opening the lesson at once.
 HOLD_SECONDS = 30.0
+#: A page's wait for the running cell that is logged (seconds): the benchmark's cold-phases
+#: part reads it, and a slow page on a class server can be told from it.
+HOLD_NOTED_SECONDS = 0.01
 
 
 def start_early_runs(kernel_manager: Any, log: logging.Logger) -> None:
