@@ -245,7 +245,7 @@ def floor_results(browser, server: VoilaServer, names: list[str], preheated: boo
         # The ratio takes each round's effect out with every page of the round (median polish,
         # benchmarks/ratios.py), not with the probe's one sample of it: load that moves during
         # a run (a load average of 0.6 to 4.6 in one run here) slows a round's pages alike, and
-        # one slow probe sample made every page of its round look 0.6x. The median of the
+        # one slow probe sample made the pages of its round look 0.5-0.9x. The median of the
         # rounds' own ratios, used before, is given beside it.
         ratio = ratios[name]
         rounds = sorted(d / p for d, p in zip(times[name], times[PROBE.name], strict=True))

@@ -4,7 +4,7 @@ A benchmark round opens every page once; the machine's state (its load, its cloc
 round to round and slows every page of a round alike. Dividing each page by the reference's
 sample of the same round removes that, but adds the reference's own noise, one sample, to every
 page's ratio of that round: on 2 busy cores one probe sample of 3.26 s among 1.25-1.95 s made
-every dashboard look 0.6x in its round. Here each round's effect is estimated from all its
+every dashboard look 0.5-0.9x in its round. Here each round's effect is estimated from all its
 pages at once (Tukey's median polish of the log times: page effect + round effect + rest), and
 a page's ratio is its effect over the reference's. Resampling whole rounds (a bootstrap) gives
 an interval for each ratio, and with it whether the runs resolve a target at all.
