@@ -393,26 +393,35 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
 
 # --- Where a dashboard spends time above the probe ------------------------------------------
 
-#: Installed in every page: kernel messages received (count, bytes) until the first usable widget,
-#: when the kernel's websocket opened and when its largest message before then (the widget
-#: states, which Voilà's page asks for first) arrived, in ms after navigation start.
-COUNT_MESSAGES = """
+#: Installed in a page before it loads (with MARK_USABLE), for the breakdown and cold-phases
+#: parts, marks in ms after navigation start. Over every websocket until the first usable
+#: widget: messages received (count, bytes), when the first socket opened and when the largest
+#: message arrived (__henkitOpen, __henkitStates). On the kernel's socket alone: when it opened
+#: and when its largest message arrived (__henkitKernelOpen, __henkitStatesAt), the widget
+#: states, which Voilà's page asks for first.
+SOCKET_MARKS = """
 (() => {
   window.__henkitMessages = 0; window.__henkitBytes = 0; window.__henkitLargest = 0;
   const Native = window.WebSocket;
   window.WebSocket = function (...args) {
     const ws = new Native(...args);
+    const kernel = String(args[0]).includes('/channels');
+    let largest = 0;
     ws.addEventListener('open', () => {
-      if (window.__henkitOpen === undefined) window.__henkitOpen = performance.now();
+      const now = performance.now();
+      if (window.__henkitOpen === undefined) window.__henkitOpen = now;
+      if (kernel && window.__henkitKernelOpen === undefined) window.__henkitKernelOpen = now;
     });
     ws.addEventListener('message', (e) => {
       if (window.__henkitUsable !== undefined) return;
       const size = typeof e.data === 'string' ? e.data.length : (e.data.byteLength || e.data.size || 0);
+      const now = performance.now();
       window.__henkitMessages += 1;
       window.__henkitBytes += size;
       if (size > window.__henkitLargest) {
-        window.__henkitLargest = size; window.__henkitStates = performance.now();
+        window.__henkitLargest = size; window.__henkitStates = now;
       }
+      if (kernel && size > largest) { largest = size; window.__henkitStatesAt = now; }
     });
     return ws;
   };
@@ -508,7 +517,7 @@ def run_breakdown(browser, names: list[str]) -> list[Result]:
             context = browser.new_context(viewport=VIEWPORT)
             page = context.new_page()
             page.add_init_script(MARK_USABLE)
-            page.add_init_script(COUNT_MESSAGES)
+            page.add_init_script(SOCKET_MARKS)
             response = page.goto(server.dashboard_url(name), wait_until="commit")
             usable = usable_after_ms(page) / 1000
             html = len(response.body())
@@ -539,33 +548,6 @@ def run_breakdown(browser, names: list[str]) -> list[Result]:
     return results
 
 
-#: Installed in a page before it loads (with MARK_USABLE): when its kernel's websocket opened
-#: and when the largest message on it arrived (the widget states, which the page asks for
-#: first), in ms after navigation start.
-SOCKET_PHASES = """
-(() => {
-  const Native = window.WebSocket;
-  window.WebSocket = function (...args) {
-    const ws = new Native(...args);
-    const url = String(args[0]);
-    const kernel = url.includes('/channels');
-    let largest = 0;
-    ws.addEventListener('open', () => {
-      if (kernel && window.__henkitKernelOpen === undefined)
-        window.__henkitKernelOpen = performance.now();
-    });
-    ws.addEventListener('message', (e) => {
-      if (!kernel || window.__henkitUsable !== undefined) return;
-      const size = typeof e.data === 'string' ? e.data.length : (e.data.byteLength || e.data.size || 0);
-      if (size > largest) { largest = size; window.__henkitStatesAt = performance.now(); }
-    });
-    return ws;
-  };
-  window.WebSocket.prototype = Native.prototype;
-  Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-})();
-"""
-
 #: The phases of a cold page, in order: the name each is reported by and the page's mark.
 COLD_PHASES = (
     ("loaded", "performance.getEntriesByType('navigation')[0].loadEventEnd"),
@@ -590,7 +572,7 @@ def cold_page_phases(browser, server: VoilaServer,
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.add_init_script(MARK_USABLE)
-    page.add_init_script(SOCKET_PHASES)
+    page.add_init_script(SOCKET_MARKS)
     page.goto(server.dashboard_url(name), wait_until="commit")
     usable_after_ms(page)
     html_end, *marks = page.evaluate(
