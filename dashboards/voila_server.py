@@ -77,6 +77,17 @@ The page's widget manager takes the widgets made before it connected from the ke
 preheated page; while it does, the next cell waits (KernelSocket), so that no new widget
 reaches the page before the earlier widgets it holds.
 
+Text first: Voilà's template has a cold page wait for its kernel's first answer (about a second
+here, far longer when a class opens cold pages at once) before it sends the page's settings,
+its cells and the script that starts the page. The henkit template sends a progressive page
+whole at once: the browser starts Voilà's scripts and shows the lesson's text while the kernel
+starts, and the page's kernel socket waits on the server until the kernel is up and has
+imported ipywidgets (EarlyRun.hold), however long that takes. The kernel's id, all the page
+needs of it, is known as soon as its process has been asked for. Voilà's kernel client for the
+page, which only waited for that first answer, is not made (cleanup_if_started); the early run
+has its own. `--HenkitVoila.text_first=False` serves cold pages as Voilà does (the benchmark's
+text-first part compares the two).
+
 Rules sheets: the lessons link the kit's rules sheets as `rules/henpen.md` and `rules/hens.md`,
 beside the notebook (notebooks/rules is a link to docs/rules), which JupyterLab opens as files.
 On a dashboard the same link points under /voila/render/, where Voilà would try to run it as a
@@ -117,6 +128,7 @@ from voila.app import Voila, _kernel_id_regex
 from voila.configuration import VoilaConfiguration
 from voila.execute import VoilaExecutor, strip_code_cell_warnings
 from voila.exporter import VoilaExporter
+from voila.notebook_renderer import NotebookRenderer
 from voila.tornado.execution_request_handler import ExecutionRequestHandler
 from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
@@ -217,8 +229,20 @@ def compile_once() -> None:
 
 
 def install() -> None:
-    """Make every unbounded kernel-channel wait in this process re-check its socket."""
+    """Make every unbounded kernel-channel wait in this process re-check its socket, and let a
+    page rendered without waiting for its kernel end cleanly."""
     AsyncZMQSocketChannel.get_msg = get_msg_rechecking  # type: ignore[method-assign]
+    NotebookRenderer._cleanup_resources = cleanup_if_started  # type: ignore[method-assign]
+
+
+_voilas_cleanup = NotebookRenderer._cleanup_resources
+
+
+async def cleanup_if_started(self: NotebookRenderer) -> None:
+    """Voilà's end of a page's rendering, which stops the kernel client its kernel_start made:
+    a progressive page sent before its kernel is up (the template's text_first) made none."""
+    if self.kernel_started:
+        await _voilas_cleanup(self)
 
 
 # --- Lighter pages ---------------------------------------------------------------------------
@@ -450,6 +474,7 @@ class EarlyRun:
         self._go = asyncio.Event()  # cleared while a page connects to the kernel
         self._go.set()
         self._between = asyncio.Event()  # set while no cell runs (once the widgets can be asked for)
+        self._ready = asyncio.Event()  # set once the widgets can be asked for, or the run failed
         self._release_later: asyncio.TimerHandle | None = None
         self._log = log
         # The notebook Voilà keeps for the page, run as Voilà runs it: the page's template has
@@ -475,6 +500,7 @@ class EarlyRun:
                 self._log.info("Kernel %s: ipywidgets could not be imported ahead of its cells",
                                self.kernel_id)
             self._between.set()
+            self._ready.set()
             total = len(notebook.cells)
             died = False  # the kernel died on its own: the cells left fail at once
             for index, cell in enumerate(notebook.cells):
@@ -509,6 +535,7 @@ class EarlyRun:
             self.finished = True
             self._more.set()
             self._between.set()
+            self._ready.set()
             self.release()
             if executor is not None and executor.kc is not None:
                 await ensure_async(executor.kc.stop_channels())
@@ -516,9 +543,15 @@ class EarlyRun:
     async def hold(self, seconds: float) -> None:
         """Let no further cell start until `release`, or for `seconds` at most once the cell
         running now, if any, has ended (or for `seconds`, if it has not: a cell that waits for
-        its page must not keep the page from connecting); return then."""
+        its page must not keep the page from connecting); return then. A page that connects
+        while its kernel starts (the template sends a progressive page without waiting for
+        it) waits for the start first, however long it takes: asked for the widgets' states
+        before ipywidgets is imported, the kernel would refuse, and the cells would then wait
+        `seconds` for states that never come. The run ends that wait in any case (its kernel
+        up, or the run failed: the kernel's own start is bounded by its startup timeout)."""
         self._go.clear()
         running, began = self._doing(), time.monotonic()
+        await self._ready.wait()
         try:
             await asyncio.wait_for(self._between.wait(), seconds)
         except TimeoutError:
@@ -900,6 +933,9 @@ class HenkitVoila(Voila):
     progressive_cold = Bool(True, config=True, help="Render progressively each page that no "
                                                     "preheated kernel serves (False: only when "
                                                     "the whole notebook has run, as Voilà does).")
+    text_first = Bool(True, config=True, help="Send a progressive page whole at once, its "
+                                              "kernel still starting (False: once the kernel "
+                                              "is up, as Voilà does).")
     compress_ahead = Bool(True, config=True, help="Compress the scripts every page loads as "
                                                   "the server starts (False: on their first "
                                                   "request).")
@@ -918,7 +954,8 @@ class HenkitVoila(Voila):
         # Read by the template (resources.henkit_preload) when it renders each page.
         resources = self.config.VoilaConfiguration.get("resources")
         resources = resources if isinstance(resources, dict) else {}
-        self.config.VoilaConfiguration.resources = {**resources, "henkit_preload": scripts}
+        self.config.VoilaConfiguration.resources = {
+            **resources, "henkit_preload": scripts, "henkit_text_first": self.text_first}
         # Voilà itself applies tornado_settings only after the application is built.
         settings = {**super().init_settings(), **self.tornado_settings}
         if self.lesson:

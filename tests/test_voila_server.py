@@ -119,9 +119,34 @@ def test_the_guard_keeps_a_bounded_wait_bounded():
 
 
 def test_install_replaces_the_channels_wait(monkeypatch):
+    from voila.notebook_renderer import NotebookRenderer
+
     monkeypatch.setattr(AsyncZMQSocketChannel, "get_msg", AsyncZMQSocketChannel.get_msg)
+    monkeypatch.setattr(NotebookRenderer, "_cleanup_resources",
+                        NotebookRenderer._cleanup_resources)
     GUARD.install()
     assert AsyncZMQSocketChannel.get_msg is GUARD.get_msg_rechecking
+    assert NotebookRenderer._cleanup_resources is GUARD.cleanup_if_started
+
+
+def test_a_page_rendered_before_its_kernel_is_up_ends_without_a_kernel_client():
+    """A progressive page sent whole at once (the template's text_first) never called Voilà's
+    kernel_start, so there is no kernel client to stop at its end; a page that did has one, and
+    Voilà's end stops it."""
+    from types import SimpleNamespace
+
+    stopped = []
+    client = SimpleNamespace(stop_channels=lambda: stopped.append(True))
+    sent_first = SimpleNamespace(kernel_started=False)  # no executor: Voilà's end would fail
+    waited = SimpleNamespace(kernel_started=True, executor=SimpleNamespace(kc=client))
+    loop = asyncio.new_event_loop()  # not asyncio.run: it would leave no current loop behind
+    try:
+        loop.run_until_complete(GUARD.cleanup_if_started(sent_first))
+        assert stopped == []
+        loop.run_until_complete(GUARD.cleanup_if_started(waited))
+        assert stopped == [True]
+    finally:
+        loop.close()
 
 
 # --- Lighter pages: static files gzipped once, Voilà's tornado_settings applied when built ---
@@ -956,6 +981,33 @@ def test_a_hold_ends_by_itself_when_no_widget_states_are_sent(kernels):
     assert any("sent for no widget states" in line for line in logged)
     assert any("while the kernel's start or ipywidgets' import still runs" in line
                or "for the kernel's start or ipywidgets' import to end" in line for line in logged)
+
+
+def test_a_page_connecting_while_its_kernel_starts_waits_for_the_start_however_long(kernels):
+    """The template sends a cold page before its kernel is up, so its socket may connect while
+    the kernel starts (for many seconds when a class opens cold pages at once): the page waits
+    for the kernel and ipywidgets' import, past the hold's limit, which then counts from there:
+    the states asked for too early would be refused, and the cells held for nothing."""
+    notebook = small_notebook("print('first')", "print('second')")
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        logged: list[str] = []
+        running = early_run(manager, kernel_id, notebook, logged)
+        assert running._doing() == "the kernel's start or ipywidgets' import"
+        await running.hold(seconds=0.05)  # far less than a kernel's start
+        ready, held = running._ready.is_set(), len(running.results)
+        running.release()
+        await asyncio.wait_for(running.task, timeout=30)
+        return kernel_id, ready, held, len(running.results), logged
+
+    kernel_id, ready, held, ran, logged = kernels.run(scenario)
+    assert ready and (held, ran) == (0, 2)
+    (waited,) = [re.search(HOLD_LINE.format(kernel=kernel_id), line) for line in logged
+                 if "waited" in line]
+    assert waited.group(2) == "the kernel's start or ipywidgets' import"
+    assert int(waited.group(1)) > 50
+    assert not any("still runs" in line for line in logged)
 
 
 async def in_a_long_first_cell(manager, logged: list[str]):

@@ -388,3 +388,74 @@ def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromiu
     finally:
         for page in (first, second):
             page.context.close()
+
+
+# --- A cold page does not wait for its kernel -------------------------------------------------
+
+GATED = "gated.ipynb"
+
+
+@pytest.fixture
+def gated_kernel(tmp_path) -> Iterator[tuple[VoilaServer, Path]]:
+    """A server (no preheated kernels) whose one notebook, the probe's cells, runs in a kernel
+    that starts only once its gate file exists: a kernel as slow to start as a test needs."""
+    home, gate = tmp_path / "home", tmp_path / "gate"
+    spec = home / "jupyter-data" / "kernels" / "gated"
+    spec.mkdir(parents=True)
+    python = str(ROOT / ".venv" / "bin" / "python")
+    wait = 'while [ ! -e "$0" ]; do sleep 0.05; done; exec "$1" -m ipykernel_launcher -f "$2"'
+    spec.joinpath("kernel.json").write_text(json.dumps({
+        "argv": ["sh", "-c", wait, str(gate), python, "{connection_file}"],
+        "display_name": "gated", "language": "python"}))
+    notebook = json.loads(PROBE.read_text())
+    notebook["metadata"]["kernelspec"] = {"name": "gated", "display_name": "gated",
+                                          "language": "python"}
+    site = tmp_path / "site"
+    site.mkdir()
+    (site / GATED).write_text(json.dumps(notebook))
+    server = VoilaServer(port=free_port(), site=site, home=home,
+                         extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
+    try:
+        yield server, gate
+    finally:
+        gate.touch()  # a kernel still waiting starts and is shut down with the server
+        server.stop()
+
+
+def test_a_cold_page_is_sent_whole_while_its_kernel_starts_and_works_once_it_is_up(
+        chromium, gated_kernel):
+    server, gate = gated_kernel
+    # The whole page, text, cells and scripts, comes while the kernel cannot have started. (A
+    # page that waited for its kernel would never end: Voilà sends it a heartbeat every 10 s.)
+    deadline, chunks = time.monotonic() + 60, []
+    with urllib.request.urlopen(server.dashboard_url(GATED), timeout=60) as response:
+        while chunk := response.read1(2**16):
+            chunks.append(chunk)
+            assert time.monotonic() < deadline, "the page is waiting for its kernel"
+    html = b"".join(chunks).decode()
+    assert html.rstrip().endswith("</html>")
+    assert "A widget and a plotly chart" in html and 'cell-index="2"' in html
+    assert "/voila/static/voila.js" in html
+    kernel = json.loads(html.split('id="jupyter-config-data" type="application/json">')[1]
+                        .split("</script>")[0])["kernelId"]
+    assert kernel and not gate.exists()
+    # In a browser: the lesson's text shows with the kernel still starting, and no widget.
+    page = chromium.new_context(viewport=VIEWPORT).new_page()
+    page.log = PageLog("http://127.0.0.1:").attach(page)
+    try:
+        open_dashboard_page(page, server, GATED, complete=False)
+        expect(page.get_by_text("A widget and a plotly chart")).to_be_visible(timeout=60_000)
+        page.wait_for_timeout(500)
+        assert page.locator(".jupyter-widgets").count() == 0
+        # Once the kernel is up, the page connects to it and shows every output; it works.
+        gate.touch()
+        wait_for_widgets(page)
+        page.locator(".js-plotly-plot .main-svg").first.wait_for()
+        before = page.locator(".widget-label").first.inner_text()
+        page.get_by_role("button", name="Roll").click()
+        page.wait_for_function(
+            "b => document.querySelector('.widget-label').innerText !== b", arg=before)
+        assert page.log.problems() == {}
+    finally:
+        page.context.close()
+    assert "Traceback" not in server.log()
