@@ -12,13 +12,17 @@
                 rendering it progressively with its cells run when the page asks (Voilà's
                 progressive way) and one running them from the kernel's start (henkit's): ratios
                 to the floor, first widget, text and every output shown on each
+  text-first    every dashboard and the probe opened cold on a server sending each page once
+                its kernel is up (Voilà's way) and on one sending it whole at once, the kernel
+                still starting (henkit's): open to text and to usable on both, samples in turn
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
                 before the first widget, the server's CPU for the page opened cold, widget
                 models, kernel messages and bytes before usable, and the page's phases (loaded,
                 kernel connected, widget states, usable)
-  cold-phases   where a cold page spends its time after its HTML has ended (the kernel's start,
-                alike for every page): its scripts loaded, text shown, kernel socket open,
-                widget states, first widget; each dashboard's beside the probe's
+  cold-phases   where a cold page spends its time after its HTML has ended (sent at once, its
+                kernel still starting): its scripts loaded, text shown, kernel socket open
+                (the kernel's start), widget states, first widget; each dashboard's beside
+                the probe's
   clicks        click to update on the dashboards that have a timed control
   rush-lesson   30 viewers at once on dashboard 1, served with `LESSON=01_rolling_dice
                 CLASS=30` (also: how long preparing the lesson took, and its kernels' memory)
@@ -93,12 +97,14 @@ RUSH_SLOWEST_TARGET_S = 20.0
 STOCK_DENYLIST = ["jupyterlab-plotly", "anywidget"]
 # A server sending every cold page in one piece, once its notebook has run (Voilà's way).
 ONE_PIECE = "--HenkitVoila.progressive_cold=False"
-# A server rendering cold pages progressively but running their cells only when the page asks,
-# once its widget manager has started (Voilà's progressive way).
-WHEN_ASKED = "--HenkitVoila.run_early=False"
+# A server rendering cold pages progressively but sending each once its kernel is up and
+# running its cells only when the page asks, once its widget manager has started (Voilà's
+# progressive way).
+AFTER_THE_KERNEL = "--HenkitVoila.text_first=False"
+WHEN_ASKED = ("--HenkitVoila.run_early=False", AFTER_THE_KERNEL)
 
-PARTS = ("floor", "floor-cut", "cold-cut", "breakdown", "cold-phases", "clicks", "rush-lesson",
-         "rush-one", "rush-round")
+PARTS = ("floor", "floor-cut", "cold-cut", "text-first", "breakdown", "cold-phases", "clicks",
+         "rush-lesson", "rush-one", "rush-round")
 
 # For each dashboard, the control to click (found by its label, so it may be clicked again and
 # again: a toggle), the element that updates and a JS test on it that the update is complete.
@@ -348,7 +354,7 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     servers = {
         "in one piece": VoilaServer(port=free_port(), site=site, extra_args=(*cold, ONE_PIECE)),
         "cells run when asked": VoilaServer(port=free_port(), site=site,
-                                            extra_args=(*cold, WHEN_ASKED)),
+                                            extra_args=(*cold, *WHEN_ASKED)),
         "cells run early": VoilaServer(port=free_port(), site=site, extra_args=cold),
     }
     pages = [PROBE.name, *names]
@@ -388,6 +394,64 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
                 f"{read[label, name]:.2f} s, every output {done[label, name]:.2f} s"
                 for label in servers)))
     results += [resolved_summary(f"cold, {label}", ratios[label]) for label in servers]
+    return results
+
+
+def run_text_first(browser, names: list[str]) -> list[Result]:
+    """The text-first part: the probe and every dashboard opened cold on a server sending each
+    page once its kernel is up (Voilà's way) and on one sending it whole at once, its kernel
+    still starting (henkit's), samples in turn (page by page, server by server): open to text
+    and to usable on each, each page's time on both as a ratio to the probe's on the first (one
+    table: the rounds taken out with every page of both servers), and the ratio to its own
+    server's probe, the target's."""
+    site = site_with_probe()
+    cold = ("--VoilaConfiguration.preheat_kernel=False",)
+    servers = {
+        "after the kernel": VoilaServer(port=free_port(), site=site,
+                                        extra_args=(*cold, AFTER_THE_KERNEL)),
+        "text first": VoilaServer(port=free_port(), site=site, extra_args=cold),
+    }
+    pages = [PROBE.name, *names]
+    loads: dict[tuple[str, str], list[tuple[float, ...]]] = {
+        (k, n): [] for k in servers for n in pages}
+    try:
+        for server in servers.values():
+            server.start()
+        for server in servers.values():
+            server.wait_until_quiet()
+        for _ in range(SAMPLES):
+            for name in pages:
+                for label, server in servers.items():
+                    loads[label, name].append(one_full_load(browser, server, name, False))
+    finally:
+        for server in servers.values():
+            server.stop()
+    usable = {key: [s[0] for s in samples] for key, samples in loads.items()}
+    before, after = servers
+    both = ratios_to({f"{k}: {n}": usable[k, n] for k, n in usable}, f"{before}: {PROBE.name}")
+    own = {label: ratios_to({n: usable[label, n] for n in pages}, PROBE.name) for label in servers}
+    results = []
+    for name in pages:
+        shown = "; ".join(
+            f"{label}: usable {statistics.median(usable[label, name]):.2f} s, text "
+            f"{statistics.median(s[3] for s in loads[label, name]):.2f} s, every output "
+            f"{statistics.median(s[2] for s in loads[label, name]):.2f} s"
+            + ("" if name == PROBE.name and label == before else
+               f", {both[f'{label}: {name}'].value:.2f}x the probe {before} "
+               f"({both[f'{label}: {name}'].low:.2f}-{both[f'{label}: {name}'].high:.2f})")
+            for label in servers)
+        if name == PROBE.name:
+            results.append(Result(f"cold floor (probe), {after} / {before}",
+                                  both[f"{after}: {name}"].value, "x", None, False, shown))
+            continue
+        results.append(Result(
+            f"{name}: cold ratio to the floor, {after}", own[after][name].value, "x",
+            FLOOR_RATIO_TARGET, False,
+            f"{RESOLVED[own[after][name].verdict(FLOOR_RATIO_TARGET)]} "
+            f"({own[after][name].low:.2f}-{own[after][name].high:.2f}); {before}: "
+            f"{own[before][name].value:.2f}x ({own[before][name].low:.2f}-"
+            f"{own[before][name].high:.2f}); {shown}"))
+    results += [resolved_summary(f"cold, {label}", own[label]) for label in servers]
     return results
 
 
@@ -565,10 +629,11 @@ HOLD_LINE = r"Kernel {kernel}: its page waited (\d+) ms to connect, for (.+?) to
 
 def cold_page_phases(browser, server: VoilaServer,
                      name: str) -> tuple[float, list[float], float, str]:
-    """One page opened cold: ms from navigation start to the end of its HTML (which Voilà's
-    template sends once the kernel is up), ms from then to each of COLD_PHASES, and the ms its
-    kernel socket waited for the cell running when it connected, with that cell (0 and "" if
-    none ran)."""
+    """One page opened cold: ms from navigation start to the end of its HTML (sent at once, the
+    kernel still starting; with `--HenkitVoila.text_first=False`, once the kernel is up), ms
+    from then to each of COLD_PHASES, and the ms its kernel socket waited when it connected, for
+    the kernel's start or the cell running then, with what it waited for (0 and "" if
+    nothing)."""
     context = browser.new_context(viewport=VIEWPORT)
     page = context.new_page()
     page.add_init_script(MARK_USABLE)
@@ -588,10 +653,10 @@ def cold_page_phases(browser, server: VoilaServer,
 
 def run_cold_phases(browser, names: list[str]) -> list[Result]:
     """The cold-phases part: where a cold page spends its time, the probe's and each
-    dashboard's, SAMPLES rounds in turn on one server: the end of its HTML (the kernel's start,
-    alike for all), then each phase counted from there (the page's scripts, its text shown, its
-    kernel connected, the widget states, the first widget), medians beside the probe's, and how
-    long its kernel socket waited for a cell running when it connected, and for which."""
+    dashboard's, SAMPLES rounds in turn on one server: the end of its HTML, then each phase
+    counted from there (the page's scripts, its text shown, its kernel connected, which waits
+    for the kernel's start, the widget states, the first widget), medians beside the probe's,
+    and how long its kernel socket waited when it connected, and for what."""
     site = site_with_probe()
     pages = [PROBE.name, *names]
     ends: dict[str, list[float]] = {n: [] for n in pages}
@@ -840,6 +905,7 @@ RUNNERS: dict[str, Callable[..., list[Result]]] = {
     "floor": run_floor,
     "floor-cut": run_floor_cut,
     "cold-cut": run_cold_cut,
+    "text-first": run_text_first,
     "breakdown": run_breakdown,
     "cold-phases": run_cold_phases,
     "clicks": run_clicks,
