@@ -344,21 +344,11 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
     return results
 
 
-def run_cold_cut(browser, names: list[str]) -> list[Result]:
-    """The cold-cut part: the probe and every dashboard opened cold on a server sending each
-    page in one piece, on one rendering it progressively with its cells run when the page asks,
-    and on one running them from the kernel's start, samples in turn (page by page, server by
-    server), each dashboard's ratio to its own server's probe."""
-    site = site_with_probe()
-    cold = ("--VoilaConfiguration.preheat_kernel=False",)
-    servers = {
-        "in one piece": VoilaServer(port=free_port(), site=site, extra_args=(*cold, ONE_PIECE)),
-        "cells run when asked": VoilaServer(port=free_port(), site=site,
-                                            extra_args=(*cold, *WHEN_ASKED)),
-        "cells run early": VoilaServer(port=free_port(), site=site, extra_args=cold),
-    }
-    pages = [PROBE.name, *names]
-    # (server, page) -> each sample's (usable, first chart, every output shown, text shown)
+def cold_loads_in_turn(browser, servers: dict[str, VoilaServer],
+                       pages: list[str]) -> dict[tuple[str, str], list[tuple[float, ...]]]:
+    """Start the servers (cold: no preheated kernels), then open every page cold on each,
+    SAMPLES rounds, page by page and server by server; stop them. (server label, page) -> each
+    sample's seconds to usable, first chart, every output shown and text shown."""
     loads: dict[tuple[str, str], list[tuple[float, ...]]] = {
         (k, n): [] for k in servers for n in pages}
     try:
@@ -373,6 +363,24 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     finally:
         for server in servers.values():
             server.stop()
+    return loads
+
+
+def run_cold_cut(browser, names: list[str]) -> list[Result]:
+    """The cold-cut part: the probe and every dashboard opened cold on a server sending each
+    page in one piece, on one rendering it progressively with its cells run when the page asks,
+    and on one running them from the kernel's start, samples in turn (page by page, server by
+    server), each dashboard's ratio to its own server's probe."""
+    site = site_with_probe()
+    cold = ("--VoilaConfiguration.preheat_kernel=False",)
+    servers = {
+        "in one piece": VoilaServer(port=free_port(), site=site, extra_args=(*cold, ONE_PIECE)),
+        "cells run when asked": VoilaServer(port=free_port(), site=site,
+                                            extra_args=(*cold, *WHEN_ASKED)),
+        "cells run early": VoilaServer(port=free_port(), site=site, extra_args=cold),
+    }
+    pages = [PROBE.name, *names]
+    loads = cold_loads_in_turn(browser, servers, pages)
     med, done, read = ({key: statistics.median(s[i] for s in samples)
                         for key, samples in loads.items()} for i in (0, 2, 3))
     results = [
@@ -412,20 +420,7 @@ def run_text_first(browser, names: list[str]) -> list[Result]:
         "text first": VoilaServer(port=free_port(), site=site, extra_args=cold),
     }
     pages = [PROBE.name, *names]
-    loads: dict[tuple[str, str], list[tuple[float, ...]]] = {
-        (k, n): [] for k in servers for n in pages}
-    try:
-        for server in servers.values():
-            server.start()
-        for server in servers.values():
-            server.wait_until_quiet()
-        for _ in range(SAMPLES):
-            for name in pages:
-                for label, server in servers.items():
-                    loads[label, name].append(one_full_load(browser, server, name, False))
-    finally:
-        for server in servers.values():
-            server.stop()
+    loads = cold_loads_in_turn(browser, servers, pages)
     usable = {key: [s[0] for s in samples] for key, samples in loads.items()}
     before, after = servers
     both = ratios_to({f"{k}: {n}": usable[k, n] for k, n in usable}, f"{before}: {PROBE.name}")
