@@ -366,6 +366,14 @@ def cold_loads_in_turn(browser, servers: dict[str, VoilaServer],
     return loads
 
 
+def load_medians(loads: dict[tuple[str, str], list[tuple[float, ...]]]
+                 ) -> tuple[dict[tuple[str, str], float], ...]:
+    """cold_loads_in_turn's medians: seconds to usable, every output shown and text shown, each
+    by (server label, page)."""
+    return tuple({key: statistics.median(s[i] for s in samples)
+                  for key, samples in loads.items()} for i in (0, 2, 3))
+
+
 def run_cold_cut(browser, names: list[str]) -> list[Result]:
     """The cold-cut part: the probe and every dashboard opened cold on a server sending each
     page in one piece, on one rendering it progressively with its cells run when the page asks,
@@ -381,8 +389,7 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     }
     pages = [PROBE.name, *names]
     loads = cold_loads_in_turn(browser, servers, pages)
-    med, done, read = ({key: statistics.median(s[i] for s in samples)
-                        for key, samples in loads.items()} for i in (0, 2, 3))
+    med, done, read = load_medians(loads)
     results = [
         Result(f"cold floor, {label} (probe, median of {SAMPLES})", med[label, PROBE.name],
                "s", None, False,
@@ -397,8 +404,7 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
         results.append(Result(
             f"{name}: cold ratio to the floor, {last}", ratios[last][name].value, "x",
             FLOOR_RATIO_TARGET, False, "; ".join(
-                f"{label}: {ratios[label][name].value:.2f}x ({ratios[label][name].low:.2f}-"
-                f"{ratios[label][name].high:.2f}), usable {med[label, name]:.2f} s, text "
+                f"{label}: {ratios[label][name]}, usable {med[label, name]:.2f} s, text "
                 f"{read[label, name]:.2f} s, every output {done[label, name]:.2f} s"
                 for label in servers)))
     results += [resolved_summary(f"cold, {label}", ratios[label]) for label in servers]
@@ -422,30 +428,27 @@ def run_text_first(browser, names: list[str]) -> list[Result]:
     pages = [PROBE.name, *names]
     loads = cold_loads_in_turn(browser, servers, pages)
     usable = {key: [s[0] for s in samples] for key, samples in loads.items()}
+    med, done, read = load_medians(loads)
     before, after = servers
     both = ratios_to({f"{k}: {n}": usable[k, n] for k, n in usable}, f"{before}: {PROBE.name}")
     own = {label: ratios_to({n: usable[label, n] for n in pages}, PROBE.name) for label in servers}
     results = []
     for name in pages:
         shown = "; ".join(
-            f"{label}: usable {statistics.median(usable[label, name]):.2f} s, text "
-            f"{statistics.median(s[3] for s in loads[label, name]):.2f} s, every output "
-            f"{statistics.median(s[2] for s in loads[label, name]):.2f} s"
-            + ("" if name == PROBE.name and label == before else
-               f", {both[f'{label}: {name}'].value:.2f}x the probe {before} "
-               f"({both[f'{label}: {name}'].low:.2f}-{both[f'{label}: {name}'].high:.2f})")
+            f"{label}: usable {med[label, name]:.2f} s, text {read[label, name]:.2f} s, every "
+            f"output {done[label, name]:.2f} s"
+            + ("" if name == PROBE.name and label == before
+               else f", {both[f'{label}: {name}']} against the probe {before}")
             for label in servers)
         if name == PROBE.name:
             results.append(Result(f"cold floor (probe), {after} / {before}",
                                   both[f"{after}: {name}"].value, "x", None, False, shown))
             continue
+        ratio = own[after][name]
         results.append(Result(
-            f"{name}: cold ratio to the floor, {after}", own[after][name].value, "x",
-            FLOOR_RATIO_TARGET, False,
-            f"{RESOLVED[own[after][name].verdict(FLOOR_RATIO_TARGET)]} "
-            f"({own[after][name].low:.2f}-{own[after][name].high:.2f}); {before}: "
-            f"{own[before][name].value:.2f}x ({own[before][name].low:.2f}-"
-            f"{own[before][name].high:.2f}); {shown}"))
+            f"{name}: cold ratio to the floor, {after}", ratio.value, "x", FLOOR_RATIO_TARGET,
+            False, f"{RESOLVED[ratio.verdict(FLOOR_RATIO_TARGET)]} ({ratio.low:.2f}-"
+                   f"{ratio.high:.2f}); {before}: {own[before][name]}; {shown}"))
     results += [resolved_summary(f"cold, {label}", own[label]) for label in servers]
     return results
 

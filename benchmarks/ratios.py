@@ -38,6 +38,10 @@ class Ratio:
     high: float
     rounds: int
 
+    def __str__(self) -> str:
+        """The ratio and its interval as the benchmark prints them: 1.10x (0.97-1.32)."""
+        return f"{self.value:.2f}x ({self.low:.2f}-{self.high:.2f})"
+
     def verdict(self, target: float) -> str:
         """'within' or 'over' the target when the whole interval is on one side of it, from
         MIN_ROUNDS rounds or more; else 'not resolved' (more rounds, or a quieter machine,

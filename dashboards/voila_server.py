@@ -573,7 +573,7 @@ class EarlyRun:
         """What the run is doing, as its log lines name it."""
         if self.running is not None:
             return f"cell {self.running}"
-        return "nothing" if self._between.is_set() else "the kernel's start or ipywidgets' import"
+        return "nothing" if self._ready.is_set() else "the kernel's start or ipywidgets' import"
 
     def release(self) -> None:
         """Let the cells run on."""

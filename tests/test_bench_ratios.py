@@ -112,3 +112,7 @@ def test_resamples_must_be_at_least_one():
         ratios_to({"probe": [1.0], "a": [2.0]}, "probe", resamples=0)
     one = ratios_to({"probe": [1.0], "a": [2.0]}, "probe", resamples=1)["a"]
     assert math.isclose(one.value, 2.0) and math.isclose(one.low, 2.0)
+
+
+def test_a_ratio_prints_with_its_interval():
+    assert str(Ratio(1.096, 0.972, 1.318, 9)) == "1.10x (0.97-1.32)"
