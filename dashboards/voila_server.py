@@ -447,6 +447,7 @@ def forget_closed_kernels(kernel_manager: Any) -> None:
         del waiting[kernel_id]
     for kernel_id in [k for k in EARLY_RUNS if k not in kernel_manager]:
         EARLY_RUNS.pop(kernel_id).task.cancel()  # ended already, as its kernel went
+    HANDED_BACK.difference_update([k for k in HANDED_BACK if k not in kernel_manager])
 
 
 class EarlyRun:
@@ -482,7 +483,7 @@ class EarlyRun:
         self.task = asyncio.ensure_future(self._run(data, kernel_manager))
 
     async def _run(self, data: dict[str, Any], kernel_manager: Any) -> None:
-        notebook, executor = data["nb"], None
+        notebook, executor, handed_back = data["nb"], None, False
         try:
             km = await ensure_async(kernel_manager.get_kernel(self.kernel_id))
             executor = VoilaExecutor(notebook, km=km, config=data["config"],
@@ -523,15 +524,29 @@ class EarlyRun:
                 self.results.append({"output_cell": output, "cell_index": index,
                                      "total_cell": total})
                 self._more.set()
-        except Exception:  # noqa: BLE001 - a task of its own: logged here or never
+        except Exception as error:  # noqa: BLE001 - a task of its own: logged here or never
             if await kernel_shut_down(kernel_manager, self.kernel_id):
                 self._log.info("The page of kernel %s closed before its cells ran",
                                self.kernel_id)
+            elif not self._ready.is_set():
+                # The kernel was not ready in the executor's startup time (a class opening
+                # cold pages at once, on a server short of cores), or died starting. Its page
+                # has been sent (text first) and has asked for nothing yet: its kernel socket
+                # waits for _ready. The cells go back to Voilà, which runs them when the page
+                # asks, as it runs them without an early run: a slow kernel's page still
+                # works once the kernel is up. (A kernel that never comes up leaves its page
+                # waiting, its text shown: the page never asks.)
+                ExecutionRequestHandler._execution_data[self.kernel_id] = data
+                HANDED_BACK.add(self.kernel_id)
+                handed_back = True
+                self._log.warning("Kernel %s was not ready for its cells to run early (%s: "
+                                  "%s); they run when its page asks", self.kernel_id,
+                                  type(error).__name__, error)
             else:
                 self._log.exception("Running the cells of kernel %s early failed", self.kernel_id)
         finally:
-            if self.kernel_id not in kernel_manager:
-                EARLY_RUNS.pop(self.kernel_id, None)  # no page will ask for these results
+            if handed_back or self.kernel_id not in kernel_manager:
+                EARLY_RUNS.pop(self.kernel_id, None)  # no page asks this run for results
             self.finished = True
             self._more.set()
             self._between.set()
@@ -606,6 +621,9 @@ class EarlyRun:
 WIDGETS_IMPORT = 'import os, ipywidgets; os.environ["VOILA_KERNEL_ID"] = "%(kernel_id)s"'
 #: Early runs, by kernel id, until their page's websocket has had every result.
 EARLY_RUNS: dict[str, EarlyRun] = {}
+#: Kernels whose cells an early run handed back to Voilà (their kernel was not ready in time):
+#: the next page's start_early_runs leaves them be, and they go with their kernels.
+HANDED_BACK: set[str] = set()
 #: The longest a page connecting to its kernel waits for the cell running then, and then holds
 #: its early run (seconds). Its widget manager asks for the states as soon as the socket is
 #: open; the limit matters to a client that never asks or a cell that never ends, and is
@@ -619,7 +637,7 @@ HOLD_NOTED_SECONDS = 0.01
 def start_early_runs(kernel_manager: Any, log: logging.Logger) -> None:
     """Start running the cells of every notebook Voilà keeps for a progressive page."""
     waiting = ExecutionRequestHandler._execution_data
-    for kernel_id in list(waiting):
+    for kernel_id in [k for k in waiting if k not in HANDED_BACK]:
         EARLY_RUNS[kernel_id] = EarlyRun(kernel_id, waiting.pop(kernel_id), kernel_manager, log)
 
 

@@ -727,9 +727,24 @@ def test_notebooks_kept_for_pages_whose_kernel_is_gone_are_forgotten(monkeypatch
     runs = {k: SimpleNamespace(task=SimpleNamespace(cancel=lambda k=k: cancelled.append(k)))
             for k in ("k-run-open", "k-run-closed")}
     monkeypatch.setattr(GUARD, "EARLY_RUNS", runs)
+    monkeypatch.setattr(GUARD, "HANDED_BACK", {"k-open", "k-closed"})
     GUARD.forget_closed_kernels({"k-open", "k-other", "k-run-open"})  # the kernels running now
     assert kept == {"k-open": {"nb": 1}}
     assert list(runs) == ["k-run-open"] and cancelled == ["k-run-closed"]
+    assert GUARD.HANDED_BACK == {"k-open"}
+
+
+def test_a_notebook_handed_back_to_voila_gets_no_second_early_run(monkeypatch):
+    from voila.tornado.execution_request_handler import ExecutionRequestHandler
+
+    kept = {"k-slow": {"nb": 1}, "k-new": {"nb": 2}}
+    monkeypatch.setattr(ExecutionRequestHandler, "_execution_data", kept)
+    monkeypatch.setattr(GUARD, "EARLY_RUNS", {})
+    monkeypatch.setattr(GUARD, "HANDED_BACK", {"k-slow"})
+    made = []
+    monkeypatch.setattr(GUARD, "EarlyRun", lambda kernel_id, data, *_: made.append(kernel_id))
+    GUARD.start_early_runs({"k-slow", "k-new"}, log=None)
+    assert made == ["k-new"] and kept == {"k-slow": {"nb": 1}}  # Voilà runs it when asked
 
 
 def test_a_page_closed_while_its_cells_run_ends_the_run_quietly(monkeypatch):
@@ -866,14 +881,15 @@ def kernels():
     return SimpleNamespace(run=run_with)
 
 
-def early_run(manager, kernel_id: str, notebook, logged: list[str]):
+def early_run(manager, kernel_id: str, notebook, logged: list[str], config=None):
     from traitlets.config import Config
 
     log = SimpleNamespace(
         info=lambda text, *args: logged.append(text % args),
+        warning=lambda text, *args: logged.append("warning: " + text % args),
         error=lambda text, *args, **kw: logged.append("error: " + text % args),
         exception=lambda text, *args: logged.append("exception: " + text % args))
-    data = {"nb": notebook, "config": Config(), "show_tracebacks": False}
+    data = {"nb": notebook, "config": config or Config(), "show_tracebacks": False}
     return GUARD.EarlyRun(kernel_id, data, manager, log)
 
 
@@ -936,6 +952,39 @@ def test_a_kernel_that_dies_on_its_own_shows_each_cell_left_as_failed(kernels):
     for failed in results[1:]:
         (shown,) = failed["output_cell"].outputs
         assert shown["name"] == "stderr" and "An exception occurred at the server" in shown["text"]
+
+
+def test_a_kernel_not_ready_in_time_hands_its_cells_back_to_voila(kernels, monkeypatch):
+    """A kernel slower to start than the executor's startup time (a class opening cold pages at
+    once): its page has been sent and waits, so its cells go back to Voilà, which runs them
+    when the page asks, once the kernel is up, as if there had been no early run."""
+    from traitlets.config import Config
+    from voila.tornado.execution_request_handler import ExecutionRequestHandler
+
+    monkeypatch.setattr(ExecutionRequestHandler, "_execution_data", {})
+    monkeypatch.setattr(GUARD, "EARLY_RUNS", {})
+    monkeypatch.setattr(GUARD, "HANDED_BACK", set())
+    notebook = small_notebook("print('first')")
+    no_kernel_is_this_quick = Config({"VoilaExecutor": {"startup_timeout": 0.001}})
+
+    async def scenario(manager):
+        kernel_id = await manager.start_kernel(kernel_name="python3")
+        logged: list[str] = []
+        running = early_run(manager, kernel_id, notebook, logged, no_kernel_is_this_quick)
+        GUARD.EARLY_RUNS[kernel_id] = running
+        await running.hold(seconds=30)  # a page connecting meanwhile is let through
+        await asyncio.wait_for(running.task, timeout=30)
+        alive = await manager.get_kernel(kernel_id).is_alive()
+        return kernel_id, running, logged, alive
+
+    kernel_id, running, logged, alive = kernels.run(scenario)
+    assert alive and running.finished and running.results == []
+    (kept,) = ExecutionRequestHandler._execution_data.items()
+    assert kept[0] == kernel_id and kept[1]["nb"] is notebook  # as Voilà kept it
+    assert kernel_id not in GUARD.EARLY_RUNS and GUARD.HANDED_BACK == {kernel_id}
+    (line,) = [line for line in logged if line.startswith("warning")]
+    assert f"Kernel {kernel_id} was not ready" in line and "when its page asks" in line
+    assert not [line for line in logged if line.startswith(("error", "exception"))]
 
 
 def test_a_page_connecting_holds_the_run_until_the_widget_states_are_sent(kernels):

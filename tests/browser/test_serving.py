@@ -395,8 +395,7 @@ def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromiu
 GATED = "gated.ipynb"
 
 
-@pytest.fixture
-def gated_kernel(tmp_path) -> Iterator[tuple[VoilaServer, Path]]:
+def gated_server(tmp_path: Path, *extra: str) -> tuple[VoilaServer, Path]:
     """A server (no preheated kernels) whose one notebook, the probe's cells, runs in a kernel
     that starts only once its gate file exists: a kernel as slow to start as a test needs."""
     home, gate = tmp_path / "home", tmp_path / "gate"
@@ -414,12 +413,34 @@ def gated_kernel(tmp_path) -> Iterator[tuple[VoilaServer, Path]]:
     site.mkdir()
     (site / GATED).write_text(json.dumps(notebook))
     server = VoilaServer(port=free_port(), site=site, home=home,
-                         extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
+                         extra_args=("--VoilaConfiguration.preheat_kernel=False", *extra))
+    return server.start(), gate
+
+
+@pytest.fixture
+def gated_kernel(tmp_path) -> Iterator[tuple[VoilaServer, Path]]:
+    """gated_server's server and gate file, the gate opened and the server stopped after."""
+    server, gate = gated_server(tmp_path)
     try:
         yield server, gate
     finally:
         gate.touch()  # a kernel still waiting starts and is shut down with the server
         server.stop()
+
+
+@pytest.fixture
+def impatient_gated_kernel(tmp_path) -> Iterator[tuple[VoilaServer, Path]]:
+    """gated_kernel's, with a kernel given STARTUP_SECONDS to be ready (Voilà's default: 60)."""
+    server, gate = gated_server(tmp_path, f"--VoilaExecutor.startup_timeout={STARTUP_SECONDS}")
+    try:
+        yield server, gate
+    finally:
+        gate.touch()
+        server.stop()
+
+
+#: The impatient server's startup time for a kernel, in seconds.
+STARTUP_SECONDS = 2
 
 
 def test_a_cold_page_is_sent_whole_while_its_kernel_starts_and_works_once_it_is_up(
@@ -458,4 +479,32 @@ def test_a_cold_page_is_sent_whole_while_its_kernel_starts_and_works_once_it_is_
         assert page.log.problems() == {}
     finally:
         page.context.close()
+    assert "Traceback" not in server.log()
+
+
+def test_a_page_whose_kernel_starts_too_slowly_for_the_early_run_works_once_it_is_up(
+        chromium, impatient_gated_kernel):
+    """A kernel not ready in the startup time (a class opening cold pages at once): the cells
+    its page has waited for are run by Voilà when the page asks, once the kernel is up (an
+    early run that gave up on them left the page's placeholders there for good)."""
+    server, gate = impatient_gated_kernel
+    page = chromium.new_context(viewport=VIEWPORT).new_page()
+    page.log = PageLog("http://127.0.0.1:").attach(page)
+    try:
+        open_dashboard_page(page, server, GATED, complete=False)
+        expect(page.get_by_text("A widget and a plotly chart")).to_be_visible(timeout=60_000)
+        # The early run gives up on the kernel (jupyter_client's words, in the server's log).
+        wait_for_log(server, f"Kernel didn't respond in {STARTUP_SECONDS} seconds", timeout=60)
+        gate.touch()
+        wait_for_widgets(page)
+        page.locator(".js-plotly-plot .main-svg").first.wait_for()
+        before = page.locator(".widget-label").first.inner_text()
+        page.get_by_role("button", name="Roll").click()
+        page.wait_for_function(
+            "b => document.querySelector('.widget-label').innerText !== b", arg=before)
+        assert page.locator(".voila-skeleton-container").count() == 0  # every cell has run
+        assert page.log.problems() == {}
+    finally:
+        page.context.close()
+    assert "was not ready for its cells to run early" in server.log()
     assert "Traceback" not in server.log()
