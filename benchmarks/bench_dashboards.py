@@ -921,8 +921,19 @@ def check_parts(parts: list[str]) -> list[str]:
     return [p for p in PARTS if p in parts]
 
 
-def run(parts: list[str] | None = None, viewers: int = VIEWERS) -> list[Result]:
-    """Measure the parts named (default: HENKIT_BENCH_PARTS, else every part)."""
+def device_cores() -> tuple[set[int], set[int]]:
+    """The cores for the browser (the last one this process may use) and for everything else:
+    two devices on one machine. ValueError with fewer than two cores."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        raise ValueError(f"--own-device needs two cores or more; this process may use {cores}")
+    return {cores[-1]}, set(cores[:-1])
+
+
+def run(parts: list[str] | None = None, viewers: int = VIEWERS,
+        own_device: bool = False) -> list[Result]:
+    """Measure the parts named (default: HENKIT_BENCH_PARTS, else every part); own_device puts
+    the browser on a core of its own, the servers and their kernels on the others."""
     from playwright.sync_api import sync_playwright
 
     if parts is None:
@@ -931,6 +942,7 @@ def run(parts: list[str] | None = None, viewers: int = VIEWERS) -> list[Result]:
     parts = check_parts(parts)
     if not 1 <= viewers <= 200:
         raise ValueError(f"viewers is a whole number from 1 to 200, not {viewers}")
+    browser_cores, server_cores = device_cores() if own_device else (None, None)
     # A benchmark stopped by SIGTERM (a CI timeout) still stops its Voilà servers.
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
     # The benchmark's pages and kernels write to a class pool of their own, never a real class's.
@@ -942,18 +954,35 @@ def run(parts: list[str] | None = None, viewers: int = VIEWERS) -> list[Result]:
         "machine: pickomino-env random play (reference)", peer or float("nan"), "st/s", None,
         True, f"{machine_load()}; 3,100 st/s on one idle core of the development machine"
         if peer else "pickomino-env not installed (make bench installs it)")]
-    with sync_playwright() as playwright:
-        browser = launch_chromium(playwright)
-        try:
-            for part in parts:
-                print(f"  {part} ... ({machine_load()})", file=sys.stderr, flush=True)
-                runner = RUNNERS[part]
-                if part.startswith("rush"):
-                    results += runner(browser, names, viewers)
-                else:
-                    results += runner(browser, names)
-        finally:
-            browser.close()
+    every_core = os.sched_getaffinity(0)
+    if own_device:
+        results.append(Result(
+            "own device: cores for the browser", len(browser_cores), "cores", None, True,
+            f"the browser on {sorted(browser_cores)}, the servers and their kernels on "
+            f"{sorted(server_cores)}"))
+        # In a class each browser runs on its own device; here it shares the cores with the
+        # server and the kernels, and a lesson's cells, still running once its page has its
+        # first widget, slowed that page's own start. A process inherits its parent's cores, so
+        # the Playwright driver and Chromium (and every renderer it forks) start on the
+        # browser's core, and every server started after them, with its kernels, on the others.
+        os.sched_setaffinity(0, browser_cores)
+    try:
+        with sync_playwright() as playwright:
+            browser = launch_chromium(playwright)
+            if own_device:
+                os.sched_setaffinity(0, server_cores)
+            try:
+                for part in parts:
+                    print(f"  {part} ... ({machine_load()})", file=sys.stderr, flush=True)
+                    runner = RUNNERS[part]
+                    if part.startswith("rush"):
+                        results += runner(browser, names, viewers)
+                    else:
+                        results += runner(browser, names)
+            finally:
+                browser.close()
+    finally:
+        os.sched_setaffinity(0, every_core)
     results.append(Result("machine load average (1 min) at the end", os.getloadavg()[0], "",
                           None, False, machine_load()))
     return results
@@ -967,13 +996,17 @@ def main(argv: list[str] | None = None) -> int:
                    help=f"comma-separated, from: {', '.join(PARTS)} (default: all)")
     p.add_argument("--viewers", type=int, default=VIEWERS, help="pages in a rush (default 30)")
     p.add_argument("--samples", type=int, default=5, help="page loads per figure (default 5)")
+    p.add_argument("--own-device", action="store_true",
+                   help="the browser on a core of its own, the servers and kernels on the "
+                   "others, as when every viewer has their own device")
     args = p.parse_args(argv)
     global SAMPLES  # one setting read by every part
     if args.samples < 1:
         p.error("--samples must be at least 1")
     SAMPLES = args.samples
     try:
-        results = run([x.strip() for x in args.parts.split(",") if x.strip()], args.viewers)
+        results = run([x.strip() for x in args.parts.split(",") if x.strip()], args.viewers,
+                      args.own_device)
     except ValueError as e:
         p.error(str(e))
     print(format_table(results))
