@@ -483,7 +483,7 @@ class EarlyRun:
         self.task = asyncio.ensure_future(self._run(data, kernel_manager))
 
     async def _run(self, data: dict[str, Any], kernel_manager: Any) -> None:
-        notebook, executor, handed_back = data["nb"], None, False
+        notebook, executor = data["nb"], None
         try:
             km = await ensure_async(kernel_manager.get_kernel(self.kernel_id))
             executor = VoilaExecutor(notebook, km=km, config=data["config"],
@@ -538,14 +538,13 @@ class EarlyRun:
                 # waiting, its text shown: the page never asks.)
                 ExecutionRequestHandler._execution_data[self.kernel_id] = data
                 HANDED_BACK.add(self.kernel_id)
-                handed_back = True
                 self._log.warning("Kernel %s was not ready for its cells to run early (%s: "
                                   "%s); they run when its page asks", self.kernel_id,
                                   type(error).__name__, error)
             else:
                 self._log.exception("Running the cells of kernel %s early failed", self.kernel_id)
         finally:
-            if handed_back or self.kernel_id not in kernel_manager:
+            if self.kernel_id in HANDED_BACK or self.kernel_id not in kernel_manager:
                 EARLY_RUNS.pop(self.kernel_id, None)  # no page asks this run for results
             self.finished = True
             self._more.set()
