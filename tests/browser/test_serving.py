@@ -443,6 +443,20 @@ def impatient_gated_kernel(tmp_path) -> Iterator[tuple[VoilaServer, Path]]:
 STARTUP_SECONDS = 2
 
 
+def works_once_the_gate_opens(page, gate: Path) -> None:
+    """Open the gate: the page then shows every cell's output (no placeholder left), its chart
+    is drawn, a click changes its label, and nothing went wrong on the page."""
+    gate.touch()
+    wait_for_widgets(page)
+    page.locator(".js-plotly-plot .main-svg").first.wait_for()
+    before = page.locator(".widget-label").first.inner_text()
+    page.get_by_role("button", name="Roll").click()
+    page.wait_for_function(
+        "b => document.querySelector('.widget-label').innerText !== b", arg=before)
+    assert page.locator(".voila-skeleton-container").count() == 0
+    assert page.log.problems() == {}
+
+
 def test_a_cold_page_is_sent_whole_while_its_kernel_starts_and_works_once_it_is_up(
         chromium, gated_kernel):
     server, gate = gated_kernel
@@ -469,14 +483,7 @@ def test_a_cold_page_is_sent_whole_while_its_kernel_starts_and_works_once_it_is_
         page.wait_for_timeout(500)
         assert page.locator(".jupyter-widgets").count() == 0
         # Once the kernel is up, the page connects to it and shows every output; it works.
-        gate.touch()
-        wait_for_widgets(page)
-        page.locator(".js-plotly-plot .main-svg").first.wait_for()
-        before = page.locator(".widget-label").first.inner_text()
-        page.get_by_role("button", name="Roll").click()
-        page.wait_for_function(
-            "b => document.querySelector('.widget-label').innerText !== b", arg=before)
-        assert page.log.problems() == {}
+        works_once_the_gate_opens(page, gate)
     finally:
         page.context.close()
     assert "Traceback" not in server.log()
@@ -495,15 +502,7 @@ def test_a_page_whose_kernel_starts_too_slowly_for_the_early_run_works_once_it_i
         expect(page.get_by_text("A widget and a plotly chart")).to_be_visible(timeout=60_000)
         # The early run gives up on the kernel (jupyter_client's words, in the server's log).
         wait_for_log(server, f"Kernel didn't respond in {STARTUP_SECONDS} seconds", timeout=60)
-        gate.touch()
-        wait_for_widgets(page)
-        page.locator(".js-plotly-plot .main-svg").first.wait_for()
-        before = page.locator(".widget-label").first.inner_text()
-        page.get_by_role("button", name="Roll").click()
-        page.wait_for_function(
-            "b => document.querySelector('.widget-label').innerText !== b", arg=before)
-        assert page.locator(".voila-skeleton-container").count() == 0  # every cell has run
-        assert page.log.problems() == {}
+        works_once_the_gate_opens(page, gate)
     finally:
         page.context.close()
     assert "was not ready for its cells to run early" in server.log()
