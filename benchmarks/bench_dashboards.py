@@ -95,6 +95,8 @@ RUSH_SLOWEST_TARGET_S = 20.0
 # The federated extensions voila.json denied before issue 14's cuts (floor-cut compares a
 # server with this list, loading the other unused ones, with one with voila.json's list).
 STOCK_DENYLIST = ["jupyterlab-plotly", "anywidget"]
+# A server with no preheated kernels: every page it serves is opened cold.
+COLD = ("--VoilaConfiguration.preheat_kernel=False",)
 # A server sending every cold page in one piece, once its notebook has run (Voilà's way).
 ONE_PIECE = "--HenkitVoila.progressive_cold=False"
 # A server rendering cold pages progressively but sending each once its kernel is up and
@@ -288,7 +290,7 @@ def run_floor(browser, names: list[str]) -> list[Result]:
     site = site_with_probe()
     results = []
     for preheated in (True, False):
-        extra = () if preheated else ("--VoilaConfiguration.preheat_kernel=False",)
+        extra = () if preheated else COLD
         server = VoilaServer(port=free_port(), site=site, extra_args=extra).start()
         try:
             if preheated:
@@ -313,7 +315,7 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
     results = []
     for preheated in (True, False):
         kind = "preheated" if preheated else "cold"
-        cold = () if preheated else ("--VoilaConfiguration.preheat_kernel=False",)
+        cold = () if preheated else COLD
         servers = {
             "issue 11's settings": VoilaServer(port=free_port(), site=site,
                                                extra_args=old_args + cold),
@@ -380,12 +382,11 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     and on one running them from the kernel's start, samples in turn (page by page, server by
     server), each dashboard's ratio to its own server's probe."""
     site = site_with_probe()
-    cold = ("--VoilaConfiguration.preheat_kernel=False",)
     servers = {
-        "in one piece": VoilaServer(port=free_port(), site=site, extra_args=(*cold, ONE_PIECE)),
+        "in one piece": VoilaServer(port=free_port(), site=site, extra_args=(*COLD, ONE_PIECE)),
         "cells run when asked": VoilaServer(port=free_port(), site=site,
-                                            extra_args=(*cold, *WHEN_ASKED)),
-        "cells run early": VoilaServer(port=free_port(), site=site, extra_args=cold),
+                                            extra_args=(*COLD, *WHEN_ASKED)),
+        "cells run early": VoilaServer(port=free_port(), site=site, extra_args=COLD),
     }
     pages = [PROBE.name, *names]
     loads = cold_loads_in_turn(browser, servers, pages)
@@ -419,11 +420,10 @@ def run_text_first(browser, names: list[str]) -> list[Result]:
     table: the rounds taken out with every page of both servers), and the ratio to its own
     server's probe, the target's."""
     site = site_with_probe()
-    cold = ("--VoilaConfiguration.preheat_kernel=False",)
     servers = {
         "after the kernel": VoilaServer(port=free_port(), site=site,
-                                        extra_args=(*cold, AFTER_THE_KERNEL)),
-        "text first": VoilaServer(port=free_port(), site=site, extra_args=cold),
+                                        extra_args=(*COLD, AFTER_THE_KERNEL)),
+        "text first": VoilaServer(port=free_port(), site=site, extra_args=COLD),
     }
     pages = [PROBE.name, *names]
     loads = cold_loads_in_turn(browser, servers, pages)
@@ -531,7 +531,7 @@ def server_cpu_cold(site: Path, names: list[str]) -> dict[str, list[float]]:
     import urllib.request
 
     server = VoilaServer(port=free_port(), site=site,
-                         extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
+                         extra_args=COLD).start()
     cookies = http.cookiejar.CookieJar()
     client = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(cookies))
     cpu: dict[str, list[float]] = {n: [] for n in names}
@@ -661,7 +661,7 @@ def run_cold_phases(browser, names: list[str]) -> list[Result]:
     phases: dict[str, list[list[float]]] = {n: [] for n in pages}
     holds: dict[str, list[tuple[float, str]]] = {n: [] for n in pages}
     server = VoilaServer(port=free_port(), site=site,
-                         extra_args=("--VoilaConfiguration.preheat_kernel=False",)).start()
+                         extra_args=COLD).start()
     try:
         server.wait_until_quiet(timeout=600)
         for _ in range(SAMPLES):
