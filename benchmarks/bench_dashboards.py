@@ -15,6 +15,9 @@
   text-first    every dashboard and the probe opened cold on a server sending each page once
                 its kernel is up (Voilà's way) and on one sending it whole at once, the kernel
                 still starting (henkit's): open to text and to usable on both, samples in turn
+  later-cells   every dashboard and the probe opened from a preheated kernel on a server laying
+                every cell out at once (Voilà's way) and on one laying out the cells after the
+                first widget's once it shows (henkit's): as text-first, preheated
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
                 before the first widget, the server's CPU for the page opened cold, widget
                 models, kernel messages and bytes before usable, and the page's phases (loaded,
@@ -105,8 +108,8 @@ ONE_PIECE = "--HenkitVoila.progressive_cold=False"
 AFTER_THE_KERNEL = "--HenkitVoila.text_first=False"
 WHEN_ASKED = ("--HenkitVoila.run_early=False", AFTER_THE_KERNEL)
 
-PARTS = ("floor", "floor-cut", "cold-cut", "text-first", "breakdown", "cold-phases", "clicks",
-         "rush-lesson", "rush-one", "rush-round")
+PARTS = ("floor", "floor-cut", "cold-cut", "text-first", "later-cells", "breakdown",
+         "cold-phases", "clicks", "rush-lesson", "rush-one", "rush-round")
 
 # For each dashboard, the control to click (found by its label, so it may be clicked again and
 # again: a toggle), the element that updates and a JS test on it that the update is complete.
@@ -346,22 +349,25 @@ def run_floor_cut(browser, names: list[str]) -> list[Result]:
     return results
 
 
-def cold_loads_in_turn(browser, servers: dict[str, VoilaServer],
-                       pages: list[str]) -> dict[tuple[str, str], list[tuple[float, ...]]]:
-    """Start the servers (cold: no preheated kernels), then open every page cold on each,
-    SAMPLES rounds, page by page and server by server; stop them. (server label, page) -> each
-    sample's seconds to usable, first chart, every output shown and text shown."""
+def loads_in_turn(browser, servers: dict[str, VoilaServer], pages: list[str],
+                  preheated: bool = False) -> dict[tuple[str, str], list[tuple[float, ...]]]:
+    """Start the servers (cold ones with COLD, preheated ones keeping a kernel for every
+    page), then open every page on each, SAMPLES rounds, page by page and server by server;
+    stop them. (server label, page) -> each sample's seconds to usable, first chart, every
+    output shown and text shown."""
     loads: dict[tuple[str, str], list[tuple[float, ...]]] = {
         (k, n): [] for k in servers for n in pages}
     try:
         for server in servers.values():
             server.start()
         for server in servers.values():
-            server.wait_until_quiet()
+            if preheated:
+                server.wait_for_pools(pages, timeout=600)
+            server.wait_until_quiet(timeout=600)
         for _ in range(SAMPLES):
             for name in pages:
                 for label, server in servers.items():
-                    loads[label, name].append(one_full_load(browser, server, name, False))
+                    loads[label, name].append(one_full_load(browser, server, name, preheated))
     finally:
         for server in servers.values():
             server.stop()
@@ -370,7 +376,7 @@ def cold_loads_in_turn(browser, servers: dict[str, VoilaServer],
 
 def load_medians(loads: dict[tuple[str, str], list[tuple[float, ...]]]
                  ) -> tuple[dict[tuple[str, str], float], ...]:
-    """cold_loads_in_turn's medians: seconds to usable, every output shown and text shown, each
+    """loads_in_turn's medians: seconds to usable, every output shown and text shown, each
     by (server label, page)."""
     return tuple({key: statistics.median(s[i] for s in samples)
                   for key, samples in loads.items()} for i in (0, 2, 3))
@@ -389,7 +395,7 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
         "cells run early": VoilaServer(port=free_port(), site=site, extra_args=COLD),
     }
     pages = [PROBE.name, *names]
-    loads = cold_loads_in_turn(browser, servers, pages)
+    loads = loads_in_turn(browser, servers, pages)
     med, done, read = load_medians(loads)
     results = [
         Result(f"cold floor, {label} (probe, median of {SAMPLES})", med[label, PROBE.name],
@@ -415,18 +421,37 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
 def run_text_first(browser, names: list[str]) -> list[Result]:
     """The text-first part: the probe and every dashboard opened cold on a server sending each
     page once its kernel is up (Voilà's way) and on one sending it whole at once, its kernel
-    still starting (henkit's), samples in turn (page by page, server by server): open to text
-    and to usable on each, each page's time on both as a ratio to the probe's on the first (one
-    table: the rounds taken out with every page of both servers), and the ratio to its own
-    server's probe, the target's."""
+    still starting (henkit's)."""
     site = site_with_probe()
-    servers = {
+    return two_servers_in_turn(browser, names, {
         "after the kernel": VoilaServer(port=free_port(), site=site,
                                         extra_args=(*COLD, AFTER_THE_KERNEL)),
         "text first": VoilaServer(port=free_port(), site=site, extra_args=COLD),
-    }
+    }, preheated=False)
+
+
+def run_later_cells(browser, names: list[str]) -> list[Result]:
+    """The later-cells part: the probe and every dashboard opened from a preheated kernel on a
+    server laying every cell of a page out at once (Voilà's way) and on one laying out the
+    cells after the first widget's once that widget shows (henkit's)."""
+    site = site_with_probe()
+    return two_servers_in_turn(browser, names, {
+        "all cells at once": VoilaServer(port=free_port(), site=site,
+                                         extra_args=("--HenkitVoila.hold_later_cells=False",)),
+        "later cells held": VoilaServer(port=free_port(), site=site),
+    }, preheated=True)
+
+
+def two_servers_in_turn(browser, names: list[str], servers: dict[str, VoilaServer],
+                        preheated: bool) -> list[Result]:
+    """The probe and every dashboard opened on a server as Voilà would serve them and on one
+    with a henkit change (in that order in `servers`), samples in turn (page by page, server by
+    server): open to text and to usable on each, each page's time on both as a ratio to the
+    probe's on the first (one table: the rounds taken out with every page of both servers),
+    and the ratio to its own server's probe, the target's."""
+    kind = "preheated" if preheated else "cold"
     pages = [PROBE.name, *names]
-    loads = cold_loads_in_turn(browser, servers, pages)
+    loads = loads_in_turn(browser, servers, pages, preheated)
     usable = {key: [s[0] for s in samples] for key, samples in loads.items()}
     med, done, read = load_medians(loads)
     before, after = servers
@@ -441,15 +466,15 @@ def run_text_first(browser, names: list[str]) -> list[Result]:
                else f", {both[f'{label}: {name}']} against the probe {before}")
             for label in servers)
         if name == PROBE.name:
-            results.append(Result(f"cold floor (probe), {after} / {before}",
+            results.append(Result(f"{kind} floor (probe), {after} / {before}",
                                   both[f"{after}: {name}"].value, "x", None, False, shown))
             continue
         ratio = own[after][name]
         results.append(Result(
-            f"{name}: cold ratio to the floor, {after}", ratio.value, "x", FLOOR_RATIO_TARGET,
+            f"{name}: {kind} ratio to the floor, {after}", ratio.value, "x", FLOOR_RATIO_TARGET,
             False, f"{RESOLVED[ratio.verdict(FLOOR_RATIO_TARGET)]} ({ratio.low:.2f}-"
                    f"{ratio.high:.2f}); {before}: {own[before][name]}; {shown}"))
-    results += [resolved_summary(f"cold, {label}", own[label]) for label in servers]
+    results += [resolved_summary(f"{kind}, {label}", own[label]) for label in servers]
     return results
 
 
@@ -904,6 +929,7 @@ RUNNERS: dict[str, Callable[..., list[Result]]] = {
     "floor-cut": run_floor_cut,
     "cold-cut": run_cold_cut,
     "text-first": run_text_first,
+    "later-cells": run_later_cells,
     "breakdown": run_breakdown,
     "cold-phases": run_cold_phases,
     "clicks": run_clicks,

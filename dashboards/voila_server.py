@@ -88,6 +88,12 @@ page, which only waited for that first answer, is not made (cleanup_if_started);
 has its own. `--HenkitVoila.text_first=False` serves cold pages as Voilà does (the benchmark's
 text-first part compares the two).
 
+Later cells: a page sent whole (from a preheated kernel) shows the cells after its first
+widget's once that widget shows (the template's first-widget-first script): laying a long
+lesson's text out all at once had its first widget wait for it.
+`--HenkitVoila.hold_later_cells=False` lays every cell out at once, as Voilà does (the
+benchmark's later-cells part compares the two).
+
 Rules sheets: the lessons link the kit's rules sheets as `rules/henpen.md` and `rules/hens.md`,
 beside the notebook (notebooks/rules is a link to docs/rules), which JupyterLab opens as files.
 On a dashboard the same link points under /voila/render/, where Voilà would try to run it as a
@@ -953,6 +959,9 @@ class HenkitVoila(Voila):
     text_first = Bool(True, config=True, help="Send a progressive page whole at once, its "
                                               "kernel still starting (False: once the kernel "
                                               "is up, as Voilà does).")
+    hold_later_cells = Bool(True, config=True, help="On a page sent whole, lay out the cells "
+                                                    "after the first widget's once it shows "
+                                                    "(False: all at once, as Voilà does).")
     compress_ahead = Bool(True, config=True, help="Compress the scripts every page loads as "
                                                   "the server starts (False: on their first "
                                                   "request).")
@@ -972,7 +981,8 @@ class HenkitVoila(Voila):
         resources = self.config.VoilaConfiguration.get("resources")
         resources = resources if isinstance(resources, dict) else {}
         self.config.VoilaConfiguration.resources = {
-            **resources, "henkit_preload": scripts, "henkit_text_first": self.text_first}
+            **resources, "henkit_preload": scripts, "henkit_text_first": self.text_first,
+            "henkit_hold_later_cells": self.hold_later_cells}
         # Voilà itself applies tornado_settings only after the application is built.
         settings = {**super().init_settings(), **self.tornado_settings}
         if self.lesson:

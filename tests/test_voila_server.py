@@ -300,6 +300,18 @@ def test_voilas_tornado_settings_are_part_of_the_application_it_builds(monkeypat
     assert app.init_settings() == {"base_url": "/", "compress_response": True}
 
 
+@pytest.mark.parametrize("held", [True, False])
+def test_the_page_template_is_told_whether_to_hold_the_cells_after_the_first_widget(
+        monkeypatch, held):
+    monkeypatch.setattr(GUARD.Voila, "init_settings", lambda self: {"base_url": "/"})
+    app = GUARD.HenkitVoila(hold_later_cells=held, preload=False, compile_once=False)
+    app.config.VoilaConfiguration.resources = {"theme": "light"}
+    app.init_settings()
+    assert app.config.VoilaConfiguration.resources == {
+        "theme": "light", "henkit_preload": [], "henkit_text_first": True,
+        "henkit_hold_later_cells": held}
+
+
 @pytest.mark.parametrize("once", [True, False])
 def test_the_server_compiles_its_pages_once_unless_told_not_to(monkeypatch, once):
     from nbconvert.exporters.templateexporter import TemplateExporter

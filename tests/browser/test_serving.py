@@ -257,13 +257,17 @@ def past_the_pool(tmp_path_factory) -> Iterator[VoilaServer]:
         server.stop()
 
 
-def two_viewers(chromium, server: VoilaServer, name: str) -> tuple[list, int]:
-    """Two viewers open `name` one after the other, each page complete (every cell's result
-    placed); and how many of the two the server served from a preheated kernel."""
+def two_viewers(chromium, server: VoilaServer, name: str,
+                init: str = "") -> tuple[list, int]:
+    """Two viewers open `name` one after the other (running `init` first, if given), each page
+    complete (every cell's result placed); and how many of the two the server served from a
+    preheated kernel."""
     pages, served = [], server.log().count("Using pre-heated kernel")
     for _ in range(2):
         page = chromium.new_context(viewport=VIEWPORT).new_page()
         page.log = PageLog("http://127.0.0.1:").attach(page)
+        if init:
+            page.add_init_script(init)
         open_dashboard_page(page, server, name)
         pages.append(page)
     return pages, server.log().count("Using pre-heated kernel") - served
@@ -358,8 +362,26 @@ DRAWN_LATER = """() => {
 }"""
 
 
+# Installed before a page loads: in the first frame its first widget is visible, which cells
+# (by their place among the [cell-index] cells) are not laid out, and the first widget's cell.
+AT_FIRST_WIDGET = """(() => {
+  const look = () => {
+    const widget = document.querySelector('#rendered_cells .jupyter-widgets');
+    if (!widget || widget.offsetParent === null) {
+      requestAnimationFrame(look);
+      return;
+    }
+    const cells = [...document.querySelectorAll('[cell-index]')];
+    window.__henkitAtFirstWidget = [cells.indexOf(widget.closest('[cell-index]')), cells.length,
+                                    cells.flatMap((c, i) => c.offsetParent === null ? [i] : [])];
+  };
+  requestAnimationFrame(look);
+})();"""
+
+
 def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromium, past_the_pool):
-    (first, second), preheated = two_viewers(chromium, past_the_pool, LESSON_05)
+    (first, second), preheated = two_viewers(chromium, past_the_pool, LESSON_05,
+                                             init=AT_FIRST_WIDGET)
     try:
         assert [page_config(p)["progressiveRendering"] for p in (first, second)] == [False, True]
         assert preheated == 1
@@ -377,6 +399,15 @@ def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromiu
         drawn, later, empty = first.evaluate(DRAWN_LATER)
         assert (drawn, empty) == ("shown", 0) and later >= 5
         assert second.evaluate(DRAWN_LATER) == [None, 0, 0]
+        # The page sent whole showed its first widget with the cells after that widget's not
+        # laid out yet, and then every cell; the progressive page had every cell laid out.
+        widget_cell, count, hidden = first.evaluate("window.__henkitAtFirstWidget")
+        assert widget_cell + 1 < count == len(cells)
+        assert hidden == list(range(widget_cell + 1, count))
+        assert first.locator(".hk-after-first").count() == 0
+        assert first.locator("[cell-index]").evaluate_all(
+            "cells => cells.filter(c => c.offsetParent === null).length") == 0
+        assert second.evaluate("window.__henkitAtFirstWidget")[2] == []
         # A widget drawn that way talks to its kernel: the Lock button of the lesson's last
         # prediction box (a chance) opens once the kernel has read a typed prediction.
         box = first.locator(".hk-predict", has_text="next card off the deck is a Barnevelder")
