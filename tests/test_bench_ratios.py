@@ -116,3 +116,43 @@ def test_resamples_must_be_at_least_one():
 
 def test_a_ratio_prints_with_its_interval():
     assert str(Ratio(1.096, 0.972, 1.318, 9)) == "1.10x (0.97-1.32)"
+
+
+def test_runs_that_disagree_pool_into_an_interval_that_holds_both():
+    # Two runs of 10 rounds, no noise within a run: the page is 1.0x the probe in one run and
+    # 1.3x in the other (the machine's state between runs). Each run alone is sure of its own.
+    machine = [1.0, 1.2, 0.9, 1.1, 1.3, 1.0, 0.8, 1.05, 0.95, 1.15]
+    first, second = additive([1.0, 1.0], machine), additive([1.0, 1.3], machine)
+    assert ratios_to(first, "p0")["p1"].verdict(1.1) == "within"
+    assert ratios_to(second, "p0")["p1"].verdict(1.1) == "over"
+    times = {p: first[p] + second[p] for p in first}
+    runs = ["a"] * 10 + ["b"] * 10
+    pooled = ratios_to(times, "p0", runs=runs)["p1"]
+    assert (pooled.rounds, pooled.runs) == (20, 2)
+    assert pooled.low <= 1.0 + 1e-9 and pooled.high >= 1.3 - 1e-9
+    assert pooled.verdict(1.1) == "not resolved"
+
+
+def test_pooled_runs_are_drawn_by_run_not_as_one_long_run():
+    # Four runs, the page 1.0x, 1.1x, 1.2x and 1.3x the probe: taken as one run of 40 rounds
+    # the interval is about the middle runs, drawn by run it reaches the outer ones.
+    machine = [1.0, 1.2, 0.9, 1.1, 1.3, 1.0, 0.8, 1.05, 0.95, 1.15]
+    times: dict[str, list[float]] = {"p0": [], "p1": []}
+    for truth in (1.0, 1.1, 1.2, 1.3):
+        for page, factor in (("p0", 1.0), ("p1", truth)):
+            times[page] += [factor * m for m in machine]
+    pooled = ratios_to(times, "p0", runs=[i // 10 for i in range(40)])["p1"]
+    flat = ratios_to(times, "p0")["p1"]
+    assert pooled.value == flat.value
+    assert pooled.low < flat.low and pooled.high > flat.high
+    assert flat.low >= 1.1 - 1e-9 and flat.high <= 1.2 + 1e-9
+
+
+def test_rounds_all_of_one_run_give_the_one_run_intervals():
+    times = noisy(5, 9, 1.1, 0.15)
+    assert ratios_to(times, "probe", rng=2, runs=["x"] * 9) == ratios_to(times, "probe", rng=2)
+
+
+def test_runs_must_name_every_round():
+    with pytest.raises(ValueError, match="runs names each round's run: 2 names needed, not 3"):
+        ratios_to({"probe": [1.0, 2.0], "a": [2.0, 3.0]}, "probe", runs=[0, 0, 1])
