@@ -20,7 +20,9 @@ import comm
 from comm.base_comm import BaseComm
 
 from benchmarks.harness import Result
-from henkit.widgets import BarnyardGame, DiceTray, HenpenTable
+from henkit.henpen import State
+from henkit.henpen.endgame import cache_clear
+from henkit.widgets import BarnyardGame, DiceTray, EndgameExplorer, HenpenTable
 
 TARGET_MS = 100.0
 
@@ -119,6 +121,28 @@ def _barnyard_clicks(games: int = 3) -> dict[str, list[float]]:
     return times
 
 
+# Lesson 9's positions in the explorer: the start, the chart's one-serving leads (the other
+# player on 25, then on 28), and the start with a third serving (27) on the grill.
+_LESSON_9 = [("21 25", "30 22", "33"),
+             *(("24", mine, theirs) for theirs in ("25", "28")
+               for mine in ("", "21", "26", "29", "33", "33 21", "33 26", "33 29")),
+             ("21 25 27", "30 22", "33")]
+
+
+def _explorer_clicks(rounds: int = 3) -> dict[str, list[float]]:
+    times: dict[str, list[float]] = defaultdict(list)
+    for _ in range(rounds):
+        cache_clear()  # each round solves afresh, as a new kernel would
+        e = EndgameExplorer(State.new(2, grill=[23], stacks=[[24], [26]]))
+        for grill, mine, theirs in _LESSON_9:
+            e.boxes["grill"].value, e.boxes["mine"].value = grill, mine
+            e.boxes["theirs"].value = theirs
+            _timed(times, "set up", e.set_button.click)
+            servings = "3 servings" if grill.count(" ") == 2 else "1-2 servings"
+            _timed(times, f"work out, {servings} on the grill", e.work_button.click)
+    return times
+
+
 def _results(prefix: str, times: dict[str, list[float]]) -> list[Result]:
     out = []
     for kind, ms in times.items():
@@ -132,7 +156,8 @@ def _results(prefix: str, times: dict[str, list[float]]) -> list[Result]:
 
 
 def run() -> list[Result]:
-    """Median click-to-update times of the dice tray, the Henpen table and the barnyard."""
+    """Median click-to-update times of the dice tray, the Henpen table, the barnyard and the
+    endgame explorer."""
     original = comm.create_comm
     comm.create_comm = _JsonComm  # every widget made from here on encodes its messages
     try:
@@ -148,4 +173,5 @@ def _run() -> list[Result]:
         *_results("dice tray", _dice_tray_clicks()),
         *_results("Henpen table", _table_clicks()),
         *_results("barnyard", _barnyard_clicks()),
+        *_results("endgame explorer", _explorer_clicks()),
     ]

@@ -138,6 +138,12 @@ def _check_state(state: object, *, start: bool) -> State:
     return state
 
 
+def check_position(state: object) -> State:
+    """`state`, checked to be a position `win_chance` takes: a 2-player game at a turn's start
+    that the rules can reach (ValueError saying why not)."""
+    return _check_state(state, start=True)
+
+
 def _check_limit(limit: object) -> int:
     return whole(limit, "limit (the most positions to solve)", 1)
 
@@ -1062,6 +1068,7 @@ __all__ = [
     "best_action",
     "cache_clear",
     "cache_info",
+    "check_position",
     "key_of",
     "positions",
     "win_advice",

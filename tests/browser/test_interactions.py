@@ -1,7 +1,8 @@
-"""Two dashboards answer a student's clicks: placing hens in the barnyard game (06) shows each hen
-where it was put and rescores the barnyard by the rules, and the strategy arena (07) plays a
+"""Three dashboards answer a student's clicks: placing hens in the barnyard game (06) shows each
+hen where it was put and rescores the barnyard by the rules, the strategy arena (07) plays a
 small seeded tournament, shows its table and charts, and plays the same games again for the
-same seed."""
+same seed, and the endgame explorer (09) sets up a typed position, works out its chance to win
+when asked, and refuses a position the rules cannot reach in words."""
 
 from __future__ import annotations
 
@@ -342,5 +343,54 @@ def test_the_arena_plays_a_tournament_and_shows_the_results(page: Page, voila: V
     )
     assert [c["traces"] for c in again] == [c["traces"] for c in charts]
 
+    assert NOT_DISPLAYED not in page.locator("body").inner_text()
+    assert page.log.problems() == {}
+
+
+# ----- dashboard 09: the endgame explorer ---------------------------------------------------------
+
+
+def test_the_endgame_explorer_sets_up_predicts_and_works_out(page: Page, voila: VoilaServer) -> None:
+    """The start shows its size, not its chance; the chance comes on the button, the solver's;
+    a typed position is drawn and worked out; an unreachable one is refused, the shown kept."""
+    from henkit.henpen import State
+    from henkit.henpen.endgame import win_chance
+
+    explorer = open_widget(page, voila, "09_playing_to_win.ipynb", "Endgame explorer")
+    status = explorer.get_by_role("status")
+    expect(status).to_contain_text("The game can reach 207 positions from here.")
+    assert "%" not in explorer.inner_text()  # predict first: no chance on the page yet
+
+    explorer.get_by_role("button", name="Work out my chance to win").click()
+    start = win_chance(State.new(2, grill=[21, 25], stacks=[[30, 22], [33]]))
+    expect(status).to_contain_text(f"Your chance to win: {100 * start:.1f}%", timeout=ANSWER_S * 1000)
+
+    boxes = {name: explorer.get_by_role("textbox", name=name, exact=True)
+             for name in ("Grill", "Your stack", "Their stack")}
+    for name, typed in (("Grill", "24"), ("Your stack", "26"), ("Their stack", "28")):
+        boxes[name].fill(typed)
+        boxes[name].press("Enter")  # the box sends its value on Enter (continuous_update off)
+    explorer.get_by_role("button", name="Set up").click()
+    expect(status).to_contain_text("The game can reach 14 positions from here.",
+                                   timeout=ANSWER_S * 1000)
+    drawn = explorer.get_by_role("img", name=re.compile(r"^serving \d+"))
+    expect(drawn).to_have_count(3)
+    assert drawn.nth(2).get_attribute("aria-label") == "serving 28, 2 worms, the top"
+    explorer.get_by_role("button", name="Work out my chance to win").click()
+    lead = win_chance(State.new(2, grill=[24], stacks=[[26], [28]]))
+    change = 100 * (lead - start)
+    expect(status).to_contain_text(
+        f"Your chance to win: {100 * lead:.1f}% (the other player's: {100 * (1 - lead):.1f}%), "
+        f"{abs(change):.1f} percentage points {'up' if change > 0 else 'down'}",
+        timeout=ANSWER_S * 1000)
+    log = explorer.get_by_role("region", name="Positions worked out, newest first")
+    expect(log.locator("li")).to_have_count(2)
+
+    boxes["Grill"].fill("36")
+    boxes["Grill"].press("Enter")
+    explorer.get_by_role("button", name="Set up").click()
+    expect(status).to_contain_text("Not allowed: serving 36 is on the grill above every serving",
+                                   timeout=ANSWER_S * 1000)
+    expect(drawn).to_have_count(3)  # the shown position is kept
     assert NOT_DISPLAYED not in page.locator("body").inner_text()
     assert page.log.problems() == {}

@@ -567,3 +567,17 @@ def test_cli_win(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["odds", "--win", "--grill", "21-24", "--stack", "30,25", "--their-stack", "33,26",
                  "--limit", "10"]) == 2
     assert "limit" in capsys.readouterr().err
+
+
+def test_check_position_takes_what_win_chance_takes_and_refuses_the_rest_alike():
+    start = State.new(2, grill=[21, 25], stacks=[[30, 22], [33]])
+    assert eg.check_position(start) is start
+    rolling = start.apply(ROLL)
+    taking = rolling.apply(rolling.sample_chance(np.random.default_rng(3)))
+    for bad in (rolling, taking, State.new(3, grill=[21], stacks=[[], [], []]),
+                State.new(2, grill=[], stacks=[[30], [33]]), "start"):
+        with pytest.raises(ValueError) as refused:
+            eg.check_position(bad)
+        with pytest.raises(ValueError) as solver:
+            eg.win_chance(bad)
+        assert str(refused.value) == str(solver.value)

@@ -1,9 +1,9 @@
 """Bad input to a widget's constructor is a ValueError, and only a ValueError.
 
 Arbitrary values (`tests/fuzz_values.junk`) go into one constructor argument at a time of
-DiceTray, HenpenTable, BarnyardGame and Arena, the others being valid; numpy integers are
-integers (a seat, a seed) and numpy bools are True/False. Widgets are slow to build, so the
-example counts are small; the cases the review found are spelled out as examples.
+DiceTray, HenpenTable, BarnyardGame, Arena and EndgameExplorer, the others being valid; numpy
+integers are integers (a seat, a seed) and numpy bools are True/False. Widgets are slow to
+build, so the example counts are small; the cases the review found are spelled out as examples.
 """
 
 from __future__ import annotations
@@ -14,9 +14,11 @@ import numpy as np
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
+from henkit.henpen import State
 from henkit.widgets.arena import Arena
 from henkit.widgets.barnyard import BarnyardGame
 from henkit.widgets.dice_tray import DiceTray
+from henkit.widgets.endgame import EndgameExplorer
 from henkit.widgets.henpen_table import HenpenTable
 
 from ..fuzz_values import junk, only_value_error
@@ -36,6 +38,7 @@ TABLE = {"bots": ("random",), "seed": 1, "human": 0, "rules": None, "show_advice
 TRAY = {"seed": 1, "state": None, "players": 1, "rules": None, "show_advice": False,
         "show_chart": False, "game": None, "names": None, "on_move": None, "pin_seed": False,
         "pool": False}
+EXPLORER = {"start": State.new(2, grill=[23], stacks=[[24], [26]]), "limit": 100}
 ARENA = {"game": "henpen", "bots": ("greedy", "random"), "games": 4, "seed": 0,
          "executor": "serial", "show_chart": False, "pin_seed": False}
 
@@ -87,6 +90,17 @@ def test_arena(name, x):
     build(Arena, ARENA, name, x)
 
 
+@pytest.mark.parametrize("name", list(EXPLORER))
+@FEW
+@given(x=junk())
+@example(x=None)
+@example(x=1.5)
+@example(x=-1)
+@example(x="x")
+def test_endgame_explorer(name, x):
+    build(EndgameExplorer, EXPLORER, name, x)
+
+
 def test_numpy_integers_and_bools_are_accepted():
     b = BarnyardGame(["random"], seed=np.int64(2), human=np.int64(1), show_chart=np.bool_(False))
     assert b.human == 1 and type(b.human) is int
@@ -97,6 +111,7 @@ def test_numpy_integers_and_bools_are_accepted():
     a = Arena("hens", ["greedy", "random"], games=np.int64(6), seed=np.int64(2),
               show_chart=np.bool_(False))
     assert a.games.value == 6 and a.seed.value == 2
+    assert EndgameExplorer(EXPLORER["start"], limit=np.int64(14)).limit == 14
 
 
 @pytest.mark.parametrize(("kwargs", "words"), [

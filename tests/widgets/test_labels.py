@@ -5,7 +5,8 @@ from __future__ import annotations
 import ipywidgets as w
 import pytest
 
-from henkit.widgets import Arena, BarnyardGame, DiceTray, HenpenTable
+from henkit.henpen import State
+from henkit.widgets import Arena, BarnyardGame, DiceTray, EndgameExplorer, HenpenTable
 
 
 def controls(root: w.Widget):
@@ -38,6 +39,7 @@ def check(root: w.Widget) -> int:
     lambda: HenpenTable(["optimal", "greedy"], seed=1, show_chart=False),
     lambda: BarnyardGame(["greedy"], seed=1, show_chart=False),
     lambda: Arena(),
+    lambda: EndgameExplorer(State.new(2, grill=[21, 25], stacks=[[30, 22], [33]])),
 ])
 def test_every_control_has_words_before_and_after_a_few_moves(make):
     root = make()
@@ -51,4 +53,8 @@ def test_every_control_has_words_before_and_after_a_few_moves(make):
         if not root.my_turn:
             root.play_bots()
         root.source_buttons[0].click()
+    elif isinstance(root, EndgameExplorer):
+        root.work_button.click()
+        root.boxes["grill"].value = "x"
+        root.set_button.click()
     assert check(root) > 0

@@ -18,7 +18,7 @@ import pytest
 from ipywidgets.widgets.widget import _instances, _remove_buffers
 
 from henkit.henpen import State
-from henkit.widgets import Arena, BarnyardGame, DiceTray, HenpenTable
+from henkit.widgets import Arena, BarnyardGame, DiceTray, EndgameExplorer, HenpenTable
 from henkit.widgets.barnyard import CELLS
 from henkit.widgets.common import (
     build,
@@ -86,6 +86,10 @@ BUDGETS = {
     "barnyard": (lambda: BarnyardGame(["greedy"], seed=2), 40, 14, 68),
     # Game, seats, 2 seat dropdowns, games, seed, new seed, rotate, run, progress, table, chart.
     "arena": (lambda: Arena("hens", ["lookahead", "greedy"], games=20, seed=1), 23, 10, 30),
+    # Heading, position, 3 text boxes in a row, set-up and work-out buttons in a row, status,
+    # log, the pieces' style; the style is most of its state.
+    "endgame explorer": (lambda: EndgameExplorer(State.new(2, grill=[21, 25],
+                                                           stacks=[[30, 22], [33]])), 13, 8, 26),
 }
 
 
