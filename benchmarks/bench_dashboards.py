@@ -278,7 +278,9 @@ RESOLVED = {"within": "within the target", "over": "over the target",
 def resolved_summary(label: str, ratios: dict[str, Ratio]) -> Result:
     """How many ratios' intervals lie wholly within the target, and which are over or not
     resolved by the rounds measured."""
-    by = {v: sorted(n[:2] for n, r in ratios.items() if r.verdict(FLOOR_RATIO_TARGET) == v)
+    # A dashboard by its number ("09" of 09_playing_to_win.ipynb; "09b" for a page beside it).
+    by = {v: sorted(n.split("_", 1)[0] for n, r in ratios.items()
+                    if r.verdict(FLOOR_RATIO_TARGET) == v)
           for v in RESOLVED}
     return Result(
         f"{label}: within {FLOOR_RATIO_TARGET}x, interval and all", len(by["within"]),

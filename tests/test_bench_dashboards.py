@@ -35,3 +35,16 @@ def test_the_command_line_refuses_own_device_on_one_core_before_any_browser(monk
     # raised before the run points the class pool elsewhere or takes over SIGTERM
     assert os.environ.get("HENKIT_CLASS_DB") == pool
     assert signal.getsignal(signal.SIGTERM) == on_term
+
+
+def test_the_resolved_summary_names_each_page_by_its_number_and_counts_within():
+    from benchmarks.ratios import Ratio
+
+    ratios = {"09_playing_to_win.ipynb": Ratio(1.0, 0.96, 1.03, 12),
+              "09b_before_explorer.ipynb": Ratio(1.25, 1.12, 1.32, 12),
+              "10_spread_risk_and_waiting.ipynb": Ratio(1.12, 1.03, 1.20, 12),
+              "11_learning_vs_solving.ipynb": Ratio(1.0, 0.9, 1.05, 4)}  # too few rounds
+    result = bench_dashboards.resolved_summary("cold", ratios)
+    assert result.value == 1
+    assert result.note == ("within: 09; over: 09b; not resolved: 10, 11; "
+                           "point estimates within: 2")

@@ -5,6 +5,7 @@ moves to another port. The published notebooks are tested in test_dashboards.py.
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import time
 import urllib.request
@@ -419,6 +420,59 @@ def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromiu
     finally:
         for page in (first, second):
             page.context.close()
+
+
+# Installed before a page loads: when Voila's app appeared and when the cells held after the
+# first widget's were shown (ms since the page began), and whether the outputs were ever drawn.
+HELD_THEN_SHOWN = """(() => {
+  window.__henkitHeld = {app: null, held: 0, shown: null};
+  const look = setInterval(() => {
+    const h = window.__henkitHeld, held = document.querySelectorAll('.hk-after-first').length;
+    if (window.jupyterapp && h.app === null) h.app = performance.now();
+    h.held = Math.max(h.held, held);
+    if (h.held && !held && h.shown === null) {
+      h.shown = performance.now();
+      clearInterval(look);
+    }
+  }, 50);
+})();"""
+
+
+def test_a_preheated_lesson_shows_its_text_when_its_widget_states_never_come(chromium, tmp_path):
+    # The kernel's channel is taken over in the browser and never answers: the page sent whole
+    # (preheated) holds the cells after its first widget's, and must show them 5 s after
+    # Voila's app has started, as a page whose kernel died would need.
+    site = probe_site(tmp_path)
+    (site / LESSON_05).symlink_to((DASHBOARDS / "site" / LESSON_05).resolve())
+    server = VoilaServer(port=free_port(), site=site, pool=1, fill_delay=600).start()
+    page = None
+    try:
+        server.wait_for_pools([PROBE.name, LESSON_05])
+        server.wait_until_quiet()
+        page = chromium.new_context(viewport=VIEWPORT).new_page()
+        page.log = PageLog("http://127.0.0.1:").attach(page)
+        silent: list = []
+        page.route_web_socket(re.compile(r"/api/kernels/[^/?]+/channels"),
+                              lambda ws: silent.append(ws.url))  # never connected to the server
+        page.add_init_script(HELD_THEN_SHOWN)
+        page.goto(server.dashboard_url(LESSON_05))
+        assert page_config(page)["progressiveRendering"] is False  # the preheated page
+        page.wait_for_function("window.__henkitHeld.shown !== null", timeout=30_000)
+        held = page.evaluate("window.__henkitHeld")
+        assert silent, "the page never opened its kernel's channel"
+        cells = json.loads((site / LESSON_05).read_text())["cells"]
+        assert 0 < held["held"] < len(cells)
+        assert held["app"] is not None and 4_900 <= held["shown"] - held["app"] <= 8_000, held
+        # The text is there to read; the widgets never came, and the page says it is still busy.
+        assert page.locator(".hk-after-first").count() == 0
+        assert page.locator("[cell-index]").evaluate_all(
+            "cells => cells.filter(c => c.offsetParent === null).length") == 0
+        assert page.locator("#rendered_cells").get_attribute("data-henkit-outputs") == "waiting"
+        assert page.locator("#rendered_cells .jupyter-widgets .widget-button").count() == 0
+    finally:
+        if page is not None:
+            page.context.close()
+        server.stop()
 
 
 # --- A cold page does not wait for its kernel -------------------------------------------------
