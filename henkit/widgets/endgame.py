@@ -2,8 +2,9 @@
 
 A student types the servings on the grill and in the two stacks (bottom first), presses "Set
 up", and sees the position drawn and how many positions the game can reach from it. The chance
-to win (both playing to win, `henkit.henpen.endgame.win_chance`) is worked out only when asked,
-so a student predicts first; each answer is listed with the change from the one before, which
+to win (both playing to win, `henkit.henpen.endgame.win_chance`) is worked out only when asked
+(of the position typed: a position typed but not set up is set up first), so a student
+predicts first; each answer is listed with the change from the one before, which
 is what the lesson asks about ("does your chance go up or down?").
 
 A position the rules cannot reach, text that is not serving numbers, and an endgame larger than
@@ -138,8 +139,11 @@ class EndgameExplorer(w.VBox):
                              f"grill") from None
 
     # ----- the answer ------------------------------------------------------------------------
-    def work_out(self) -> float:
-        """Work out (and show) the chance to win of the position shown, for the player to move."""
+    def work_out(self) -> float | None:
+        """Work out (and show) the chance to win for the player to move: of the position typed,
+        set up first if the boxes say another one (None, the status saying why, if refused)."""
+        if self._typed() != key_of(self.state) and not self.set_up():
+            return None
         say(self.status, "Working it out...")
         chance = float(win_chance(self.state, limit=self.limit))
         before = self.answers[-1][1] if self.answers else None
@@ -155,6 +159,15 @@ class EndgameExplorer(w.VBox):
             [f"{self._words(s)}: {percent(p)} to win" for s, p in reversed(self.answers)],
             "Positions worked out, newest first")
         return chance
+
+    def _typed(self) -> tuple[tuple[int, ...], ...] | None:
+        """The boxes' servings as a position key would hold them (None when not readable)."""
+        try:
+            grill, mine, theirs = (read_servings(self.boxes[name].value, name)
+                                   for name, _, _ in BOXES)
+        except ValueError:
+            return None
+        return tuple(sorted(grill)), tuple(mine), tuple(theirs)
 
     # ----- showing ---------------------------------------------------------------------------
     def _words(self, state: State) -> str:

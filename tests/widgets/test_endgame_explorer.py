@@ -87,7 +87,23 @@ def test_a_bad_position_is_refused_in_words_and_the_shown_one_is_kept(grill, min
     said = status_text(e.status)
     assert said.startswith("Not allowed:") and words in said and "unchanged" in said
     assert (e.state, e.size, e.position_html.value, e.log_html.value, e.answers) == before
-    assert e.work_out() == before[4][0][1]  # still the shown position's chance
+    # Working out what the boxes say is refused alike; the shown position is still there.
+    assert e.work_out() is None and e.answers == before[4]
+    assert status_text(e.status).startswith("Not allowed:")
+    assert typed(e, "21 25", "30 22", "33") and e.work_out() == before[4][0][1]
+
+
+def test_work_out_works_out_the_position_typed_even_before_it_is_set_up():
+    e = explorer()
+    e.boxes["grill"].value, e.boxes["mine"].value, e.boxes["theirs"].value = "24", "26", "28"
+    chance = e.work_out()
+    assert e.state == State.new(2, grill=[24], stacks=[[26], [28]])
+    assert chance == win_chance(e.state) and len(e.answers) == 1
+    e.boxes["grill"].value = "24,"  # the same position, typed another way: nothing set up again
+    size = e.size
+    e.size = -1
+    assert e.work_out() == chance and e.size == -1
+    e.size = size
 
 
 def test_the_limit_is_the_callers():
