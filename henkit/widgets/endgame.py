@@ -76,6 +76,7 @@ class EndgameExplorer(w.VBox):
     def __init__(self, start: State, *, limit: int = LIMIT) -> None:
         start = check_position(start)  # ValueError: not 2 players, not a turn's start, over
         self.limit = whole(limit, "limit (positions)", 1, DEFAULT_LIMIT)
+        self.size = self._checked(start)  # ValueError (over the limit) before any model is made
         self.rules: Rules = start.rules
         self.answers: list[tuple[State, float]] = []  # each position worked out, in order
         self.status = status_line()
@@ -95,7 +96,6 @@ class EndgameExplorer(w.VBox):
                                   "playing to win", self.work_out)
         self.log_html = html()
         self.state = start
-        self.size = self._checked(start)  # ValueError: over the limit
         keep_alive(self)  # see common.keep_alive: Voilà keeps no reference to it
         super().__init__([
             html("<h3>Endgame explorer</h3>"),

@@ -179,3 +179,14 @@ def test_lesson_9s_your_turn_fits_the_explorer_a_third_serving_in_and_a_fourth_r
     assert typed(e, "21 25 27", "30 22", "33") and f"{100 * e.work_out():.1f}" == "63.2"
     fourths = [sorted([21, 25, a, b]) for a in thirds for b in thirds if a < b]
     assert fourths and not any(typed(e, " ".join(map(str, g)), "30 22", "33") for g in fourths)
+
+
+def test_a_refused_explorer_leaves_no_widget_model_open():
+    from ipywidgets.widgets.widget import _instances
+
+    before = set(_instances)
+    with pytest.raises(ValueError, match="positions"):
+        EndgameExplorer(State.new(2, grill=[21, 22, 23, 24], stacks=[[30], [33]]))
+    with pytest.raises(ValueError, match="limit"):
+        EndgameExplorer(State.new(2, **START), limit=0)
+    assert set(_instances) == before
