@@ -22,7 +22,6 @@ import ipywidgets as w
 
 from henkit.checks import whole
 from henkit.henpen.endgame import DEFAULT_LIMIT, check_position, key_of, positions, win_chance
-from henkit.henpen.rules import Rules
 from henkit.henpen.state import State
 from henkit.widgets.common import (
     build,
@@ -38,6 +37,7 @@ from henkit.widgets.common import (
     status_line,
 )
 from henkit.widgets.pieces import ROOT_CLASS, style_widget, tile_html
+from henkit.words import count
 
 LIMIT = 1_500
 """The most positions the explorer solves by default: a grill of 3 servings with short stacks
@@ -77,7 +77,6 @@ class EndgameExplorer(w.VBox):
         start = check_position(start)  # ValueError: not 2 players, not a turn's start, over
         self.limit = whole(limit, "limit (positions)", 1, DEFAULT_LIMIT)
         self.size = self._checked(start)  # ValueError (over the limit) before any model is made
-        self.rules: Rules = start.rules
         self.answers: list[tuple[State, float]] = []  # each position worked out, in order
         self.status = status_line()
         self.position_html = html()
@@ -114,9 +113,8 @@ class EndgameExplorer(w.VBox):
     def set_up(self) -> bool:
         """Set up the position typed in the boxes; True if it did (else the status says why)."""
         try:
-            grill, mine, theirs = (read_servings(self.boxes[name].value, label.lower())
-                                   for name, label, _ in BOXES)
-            state = State.new(2, self.rules, grill=grill, stacks=[mine, theirs])
+            grill, mine, theirs = self._read_boxes()
+            state = State.new(2, self.state.rules, grill=grill, stacks=[mine, theirs])
             if state.is_over:
                 raise ValueError("the grill is empty, so the game is over: put at least one "
                                  "serving on it")
@@ -160,11 +158,15 @@ class EndgameExplorer(w.VBox):
             "Positions worked out, newest first")
         return chance
 
+    def _read_boxes(self) -> list[list[int]]:
+        """The servings typed in the three boxes (grill, yours, theirs); ValueError naming the
+        box that does not read."""
+        return [read_servings(self.boxes[name].value, label.lower()) for name, label, _ in BOXES]
+
     def _typed(self) -> tuple[tuple[int, ...], ...] | None:
         """The boxes' servings as a position key would hold them (None when not readable)."""
         try:
-            grill, mine, theirs = (read_servings(self.boxes[name].value, name)
-                                   for name, _, _ in BOXES)
+            grill, mine, theirs = self._read_boxes()
         except ValueError:
             return None
         return tuple(sorted(grill)), tuple(mine), tuple(theirs)
@@ -185,10 +187,10 @@ class EndgameExplorer(w.VBox):
 
         def row(title: str, servings: Sequence[int], worms: int | None) -> str:
             tiles = "".join(
-                tile_html(t, self.rules.worms(t), "the top" if worms is not None and
+                tile_html(t, s.rules.worms(t), "the top" if worms is not None and
                           i == len(servings) - 1 else "")
                 for i, t in enumerate(servings)) or "<i>no servings</i>"
-            said = "" if worms is None else f" ({worms} worm{'s' if worms != 1 else ''})"
+            said = "" if worms is None else f" ({count(worms, 'worm')})"
             return f"<div><b>{esc(title)}</b>{said}</div><div>{tiles}</div>"
 
         you, them = s.player, 1 - s.player
