@@ -113,8 +113,7 @@ class EndgameExplorer(w.VBox):
     def set_up(self) -> bool:
         """Set up the position typed in the boxes; True if it did (else the status says why)."""
         try:
-            grill, mine, theirs = self._read_boxes()
-            state = State.new(2, self.state.rules, grill=grill, stacks=[mine, theirs])
+            state = self._typed_state()
             if state.is_over:
                 raise ValueError("the grill is empty, so the game is over: put at least one "
                                  "serving on it")
@@ -140,7 +139,7 @@ class EndgameExplorer(w.VBox):
     def work_out(self) -> float | None:
         """Work out (and show) the chance to win for the player to move: of the position typed,
         set up first if the boxes say another one (None, the status saying why, if refused)."""
-        if self._typed() != key_of(self.state) and not self.set_up():
+        if self._typed_key() != key_of(self.state) and not self.set_up():
             return None
         say(self.status, "Working it out...")
         chance = float(win_chance(self.state, limit=self.limit))
@@ -158,18 +157,19 @@ class EndgameExplorer(w.VBox):
             "Positions worked out, newest first")
         return chance
 
-    def _read_boxes(self) -> list[list[int]]:
-        """The servings typed in the three boxes (grill, yours, theirs); ValueError naming the
-        box that does not read."""
-        return [read_servings(self.boxes[name].value, label.lower()) for name, label, _ in BOXES]
+    def _typed_state(self) -> State:
+        """The position typed in the three boxes (grill, yours, theirs), yours to move;
+        ValueError naming the box that does not read, or what the rules refuse."""
+        grill, mine, theirs = (read_servings(self.boxes[name].value, label.lower())
+                               for name, label, _ in BOXES)
+        return State.new(2, self.state.rules, grill=grill, stacks=[mine, theirs])
 
-    def _typed(self) -> tuple[tuple[int, ...], ...] | None:
-        """The boxes' servings as a position key would hold them (None when not readable)."""
+    def _typed_key(self) -> tuple[tuple[int, ...], ...] | None:
+        """The position typed, as `key_of` gives it (None when the boxes do not make one)."""
         try:
-            grill, mine, theirs = self._read_boxes()
+            return key_of(self._typed_state())
         except ValueError:
             return None
-        return tuple(sorted(grill)), tuple(mine), tuple(theirs)
 
     # ----- showing ---------------------------------------------------------------------------
     def _words(self, state: State) -> str:
