@@ -129,17 +129,23 @@ _LESSON_9 = [("21 25", "30 22", "33"),
              ("21 25 27", "30 22", "33")]
 
 
-def _explorer_clicks(rounds: int = 3) -> dict[str, list[float]]:
+def _explorer_clicks(rounds: int = 6) -> dict[str, list[float]]:
+    # Half the rounds press "Work out" once the solve ahead has ended (a student who predicted
+    # first, as the lesson asks), half at once after "Set up" (waiting for the solve's rest).
     times: dict[str, list[float]] = defaultdict(list)
-    for _ in range(rounds):
+    for r in range(rounds):
         cache_clear()  # each round solves afresh, as a new kernel would
         e = EndgameExplorer(State.new(2, grill=[23], stacks=[[24], [26]]))
+        predicted = r % 2 == 0
         for grill, mine, theirs in _LESSON_9:
             e.boxes["grill"].value, e.boxes["mine"].value = grill, mine
             e.boxes["theirs"].value = theirs
             _timed(times, "set up", e.set_button.click)
+            if predicted:
+                e.ahead.result()
             servings = "3 servings" if grill.count(" ") == 2 else "1-2 servings"
-            _timed(times, f"work out, {servings} on the grill", e.work_button.click)
+            when = "once predicted" if predicted else "at once after set up"
+            _timed(times, f"work out, {servings} on the grill, {when}", e.work_button.click)
     return times
 
 

@@ -46,6 +46,7 @@ win after each legal action. Pure Python and numpy.
 from __future__ import annotations
 
 import math
+import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -101,22 +102,28 @@ class WinAdvice:
 
 _FLOAT: dict[Rules, dict[Key, float]] = {}
 _EXACT: dict[Rules, dict[Key, Fraction]] = {}
+_LOCK = threading.RLock()
+"""Held while the memos are read or written (win_chance, win_advice, cache_clear, cache_info):
+no thread sees the values another is still solving (the endgame explorer solves ahead in a
+thread of its own while a win bot may ask on the kernel's)."""
 
 
 def cache_info() -> CacheInfo:
     """How many positions are memoised (all rules together), in floats and exactly, and how
     many float turn solves they share."""
-    return CacheInfo(sum(map(len, _FLOAT.values())), sum(map(len, _EXACT.values())),
-                     sum(map(len, _SHARED.values())))
+    with _LOCK:
+        return CacheInfo(sum(map(len, _FLOAT.values())), sum(map(len, _EXACT.values())),
+                         sum(map(len, _SHARED.values())))
 
 
 def cache_clear() -> None:
     """Forget every memoised position."""
-    _FLOAT.clear()
-    _EXACT.clear()
-    _SHARED.clear()
-    _turn.cache_clear()
-    _solved_turn.cache_clear()
+    with _LOCK:
+        _FLOAT.clear()
+        _EXACT.clear()
+        _SHARED.clear()
+        _turn.cache_clear()
+        _solved_turn.cache_clear()
 
 
 # ----- input --------------------------------------------------------------------------------------
@@ -984,7 +991,8 @@ def win_chance(state: State, exact: bool = False, *, limit: int = DEFAULT_LIMIT)
     state = _check_state(state, start=True)
     exact = check_flag(exact, "exact")
     limit = _check_limit(limit)
-    return _value(state.rules, key_of(state), exact, limit)
+    with _LOCK:
+        return _value(state.rules, key_of(state), exact, limit)
 
 
 def _value(rules: Rules, key: Key, exact: bool, limit: int) -> Number:
@@ -1002,9 +1010,10 @@ def win_advice(state: State, exact: bool = False, *, limit: int = DEFAULT_LIMIT)
     limit = _check_limit(limit)
     rules, key = state.rules, key_of(state)
     turn = _turn(rules, key)
-    for o in turn.outcomes:
-        _value(rules, o, exact, limit)  # solves (and memoises) what the turn leads to
-    vals, value, roll, num = _solved_turn(rules, key, exact)
+    with _LOCK:
+        for o in turn.outcomes:
+            _value(rules, o, exact, limit)  # solves (and memoises) what the turn leads to
+        vals, value, roll, num = _solved_turn(rules, key, exact)
     sp = _space(rules)
     mask = total = 0
     for f, (c, v) in enumerate(zip(state.kept, VALUES, strict=True)):

@@ -10,13 +10,19 @@ is what the lesson asks about ("does your chance go up or down?").
 A position the rules cannot reach, text that is not serving numbers, and an endgame larger than
 `limit` positions are refused in words on the status line, and the position shown is kept.
 Nothing is solved when the widget is made: on a dashboard it is the lesson's first widget, and
-a page is usable once it shows (the solve comes with the first click).
+a page is usable once it shows (the solve comes with the first click). A position set up is
+worked out in the background at once, in a thread of its own, while the student predicts: a
+grill of three servings takes about half a second to solve, and the answer is then ready when
+asked for (asked sooner, it comes when the solve ends). Only the newest position set up is
+solved ahead; the solver's memo is shared and locked (`henkit.henpen.endgame`).
 """
 
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from functools import cache
 
 import ipywidgets as w
 
@@ -65,12 +71,19 @@ def read_servings(text: object, what: str) -> list[int]:
     return [int(x) for x in words]
 
 
+@cache
+def _solver() -> ThreadPoolExecutor:
+    """The one thread that works out set-up positions ahead (one solve at a time, in order)."""
+    return ThreadPoolExecutor(max_workers=1, thread_name_prefix="henkit-endgame-ahead")
+
+
 class EndgameExplorer(w.VBox):
     """Set up a 2-player endgame (grill and stacks), predict, then see the chance to win.
 
     `start`: a 2-player State at the start of a turn; the player to move is "you". `limit`: the
     most positions one endgame may reach (larger ones are refused in words). The chance to win
-    is worked out on `work_out()` (the button), never before it is asked for.
+    is shown on `work_out()` (the button), never before it is asked for; `ahead` is the
+    background solve of the position last set up (None before the first set up).
     """
 
     def __init__(self, start: State, *, limit: int = LIMIT) -> None:
@@ -78,6 +91,7 @@ class EndgameExplorer(w.VBox):
         self.limit = whole(limit, "limit (positions)", 1, DEFAULT_LIMIT)
         self.size = self._checked(start)  # ValueError (over the limit) before any model is made
         self.answers: list[tuple[State, float]] = []  # each position worked out, in order
+        self.ahead: Future | None = None
         self.status = status_line()
         self.position_html = html()
         grill, mine, theirs = key_of(start)
@@ -124,6 +138,9 @@ class EndgameExplorer(w.VBox):
         self.state, self.size = state, size
         self._show()
         say(self.status, self._prompt())
+        if self.ahead is not None:
+            self.ahead.cancel()  # still waiting for the thread: no longer wanted
+        self.ahead = _solver().submit(win_chance, state, limit=self.limit)
         return True
 
     def _checked(self, state: State) -> int:
@@ -142,7 +159,9 @@ class EndgameExplorer(w.VBox):
         if self._typed_key() != key_of(self.state) and not self.set_up():
             return None
         say(self.status, "Working it out...")
-        chance = float(win_chance(self.state, limit=self.limit))
+        ahead = self.ahead  # of the position shown (set up last): being worked out, or done
+        chance = float(ahead.result() if ahead is not None and not ahead.cancelled()
+                       else win_chance(self.state, limit=self.limit))
         before = self.answers[-1][1] if self.answers else None
         self.answers.append((self.state, chance))
         said = f"Your chance to win: {percent(chance)} (the other player's: {percent(1 - chance)})"

@@ -489,6 +489,39 @@ def test_cache_reports_its_size() -> None:
     assert eg.cache_info().exact_positions >= n
 
 
+def test_one_thread_solves_at_a_time_and_each_gets_the_values_of_a_lone_solve(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    # The endgame explorer solves ahead in a thread while a win bot may ask on the kernel's:
+    # a second solve waits until the first has ended, so neither reads half-solved values.
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    first, second = _position(SMALL, [9, 10], [7], [12]), _position(SMALL, [9, 11], [8], [10])
+    eg.cache_clear()
+    alone = [eg.win_chance(first), eg.win_chance(second)]
+    eg.cache_clear()
+    solving, inside, go = eg._solve, [], threading.Event()
+
+    def held(*args):
+        inside.append(threading.get_ident())
+        go.wait(10)
+        try:
+            return solving(*args)
+        finally:
+            inside.remove(threading.get_ident())
+
+    monkeypatch.setattr(eg, "_solve", held)
+    with ThreadPoolExecutor(2) as pool:
+        a = pool.submit(eg.win_chance, first)
+        while not inside:
+            threading.Event().wait(0.01)
+        b = pool.submit(eg.win_advice, second)
+        threading.Event().wait(0.3)
+        assert len(inside) == 1 and not b.done()  # the second waits its turn
+        go.set()
+        assert [a.result(10), b.result(10)[0].value] == [alone[0], pytest.approx(alone[1])]
+
+
 def test_positions_counts_what_the_solver_reaches() -> None:
     # `positions` counts with a plain search; the solver's search finds the same positions.
     for grill, mine, theirs in (([21, 22], [30, 25], [33, 26]), ([23, 29], [24], [31, 22]),

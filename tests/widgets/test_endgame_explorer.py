@@ -61,6 +61,46 @@ def test_the_chance_it_works_out_is_the_solvers_and_the_change_is_said():
     assert "the same as the last position" in status_text(e.status)
 
 
+def test_a_position_set_up_is_worked_out_ahead_and_the_answer_taken_from_there(monkeypatch):
+    import henkit.widgets.endgame as explorer_module
+
+    e = explorer()
+    assert e.ahead is None  # nothing solved when the widget is made
+    assert typed(e, "24", "26", "28")
+    position = State.new(2, grill=[24], stacks=[[26], [28]])
+    assert e.ahead.result(30) == win_chance(position)
+    # Worked out from the solve ahead: asked again here, the solver would fail.
+    monkeypatch.setattr(explorer_module, "win_chance", lambda *a, **k: 1 / 0)
+    assert e.work_out() == win_chance(position)
+    assert status_text(e.status).startswith("Your chance to win")
+
+
+def test_only_the_newest_position_set_up_is_solved_ahead(monkeypatch):
+    import threading
+
+    import henkit.widgets.endgame as explorer_module
+
+    started, go = threading.Event(), threading.Event()
+
+    def slow(state, *, limit):
+        started.set()
+        go.wait(30)
+        return win_chance(state, limit=limit)
+
+    monkeypatch.setattr(explorer_module, "win_chance", slow)
+    e = explorer()
+    assert typed(e, "24", "26", "28")
+    running = e.ahead
+    assert started.wait(30)
+    assert typed(e, "24", "26", "25")
+    waiting = e.ahead
+    assert typed(e, "24", "29", "25")
+    assert waiting.cancelled() and not running.cancelled()  # the running one ends as it is
+    go.set()
+    assert e.work_out() == win_chance(State.new(2, grill=[24], stacks=[[29], [25]]))
+    assert running.result(30) == win_chance(State.new(2, grill=[24], stacks=[[26], [28]]))
+
+
 def test_the_player_to_move_is_you_whichever_seat_it_is():
     s = State.new(2, grill=[23], stacks=[[26], [24]], first_player=1)
     e = EndgameExplorer(s)
