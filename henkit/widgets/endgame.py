@@ -159,9 +159,10 @@ class EndgameExplorer(w.VBox):
         if self._typed_key() != key_of(self.state) and not self.set_up():
             return None
         say(self.status, "Working it out...")
-        ahead = self.ahead  # of the position shown (set up last): being worked out, or done
-        chance = float(ahead.result() if ahead is not None and not ahead.cancelled()
-                       else win_chance(self.state, limit=self.limit))
+        # The position shown is the one set up last, whose solve is never cancelled (a set up
+        # cancels only the one before it); before any set up, the start is solved here.
+        chance = float(win_chance(self.state, limit=self.limit) if self.ahead is None
+                       else self.ahead.result())
         before = self.answers[-1][1] if self.answers else None
         self.answers.append((self.state, chance))
         said = f"Your chance to win: {percent(chance)} (the other player's: {percent(1 - chance)})"
