@@ -266,9 +266,72 @@ def open_dashboard_page(page, server: VoilaServer, name: str, complete: bool = T
         complete_after_ms(page)
 
 
+# Chromium (156 here) opens the address bar's popup, two WebUI pages with a renderer of their
+# own, in every new window, and each fresh browser context is a new window: 0.7 s of CPU per
+# context (0.95 s -> 0.27 s for a context and a blank page without them), spent in the first
+# second of the page opened in it, on the two cores that page, the server and its kernels
+# share. A student's browser has its window open before they follow a link, so the benchmark
+# (every sample a fresh context) and the tests do without them.
+WINDOW_UI_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
+# Playwright passes its own --disable-features list; Chromium obeys only the last such flag,
+# so this one must repeat Playwright's (read from a browser it has launched: launch_args).
+_launch_args: list[str] = []
+
+
+def chromium_command_lines() -> list[list[str]]:
+    """The command line of every Chromium browser process (not its renderers or helpers)
+    started by this process or its children (Playwright's driver)."""
+    children: dict[int, list[int]] = {}
+    lines: dict[int, list[str]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            line = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
+        except OSError:  # the process has ended meanwhile
+            continue
+        parent = int(stat[stat.rindex(")") + 2:].split()[1])
+        children.setdefault(parent, []).append(int(entry.name))
+        lines[int(entry.name)] = [a for a in line if a]
+    found, todo = [], list(children.get(os.getpid(), []))
+    while todo:
+        pid = todo.pop()
+        todo.extend(children.get(pid, []))
+        line = lines.get(pid, [])
+        # A helper process rewrites its command line as one string: "--type=" anywhere.
+        if line and "chrom" in Path(line[0].split(" ")[0]).name and " --type=" not in " ".join(line):
+            found.append(line)
+    return found
+
+
+def disabled_features(command_line: list[str]) -> list[str]:
+    """The features a Chromium command line disables: its last --disable-features flag."""
+    flags = [a.split("=", 1)[1] for a in command_line if a.startswith("--disable-features=")]
+    return [f for f in flags[-1].split(",") if f] if flags else []
+
+
+def launch_args(playwright) -> list[str]:
+    """CHROMIUM_ARGS and one --disable-features flag: Playwright's own list and WINDOW_UI_OFF
+    (found once per process, by launching Chromium and reading its command line)."""
+    if not _launch_args:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            lines = chromium_command_lines()
+        finally:
+            browser.close()
+        if not lines:
+            raise RuntimeError("no Chromium process found under this one to read its flags from")
+        theirs = disabled_features(lines[0])
+        features = theirs + [f for f in WINDOW_UI_OFF if f not in theirs]
+        _launch_args[:] = [*CHROMIUM_ARGS, "--disable-features=" + ",".join(features)]
+    return list(_launch_args)
+
+
 def launch_chromium(playwright):
-    """Debian's Chromium, headless, with the project's flags (never a downloaded browser)."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+    """Debian's Chromium, headless, with the project's flags (never a downloaded browser) and
+    without the address bar's popup (WINDOW_UI_OFF)."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=launch_args(playwright))
 
 
 @dataclass
