@@ -39,8 +39,9 @@ some with options. HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb measures only some da
 
 Times are taken inside the page (performance.now() from navigation start), so Playwright's own
 overhead is not counted. Every page gets a fresh browser context: no cache, as a student's
-first visit (without the address bar's popup Chromium would open beside it: launch_chromium). A rush opens its pages without waiting for any first byte (as 30 students clicking
-a link at once), and a page that never becomes usable is reported with its last state and the
+first visit (without the address bar's popup Chromium would open beside it: launch_chromium).
+A rush opens its pages without waiting for any first byte (as 30 students clicking a link at
+once), and a page that never becomes usable is reported with its last state and the
 server's log lines for its kernel. The machine's load and its pickomino-env figure (a reference
 that moves with the machine, not with the pages) are printed beside the figures.
 """

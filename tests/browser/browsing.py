@@ -15,6 +15,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 DASHBOARDS = ROOT / "dashboards"
@@ -291,16 +292,21 @@ def chromium_command_lines() -> list[list[str]]:
             line = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
         except OSError:  # the process has ended meanwhile
             continue
-        parent = int(stat[stat.rindex(")") + 2:].split()[1])
+        # "pid (name) state ppid ...": the name may hold spaces and brackets, so the fields
+        # are counted from the last ")".
+        parent = int(stat[stat.rindex(")") + 2 :].split()[1])
         children.setdefault(parent, []).append(int(entry.name))
         lines[int(entry.name)] = [a for a in line if a]
-    found, todo = [], list(children.get(os.getpid(), []))
+    found: list[list[str]] = []
+    todo = list(children.get(os.getpid(), []))
     while todo:
         pid = todo.pop()
         todo.extend(children.get(pid, []))
         line = lines.get(pid, [])
-        # A helper process rewrites its command line as one string: "--type=" anywhere.
-        if line and "chrom" in Path(line[0].split(" ")[0]).name and " --type=" not in " ".join(line):
+        # /usr/bin/chromium is a script that starts /usr/lib/chromium/chromium: match the
+        # name. A helper process rewrites its command line as one string: "--type=" anywhere.
+        program = Path(line[0].split(" ")[0]).name if line else ""
+        if "chrom" in program and " --type=" not in " ".join(line):
             found.append(line)
     return found
 
@@ -311,7 +317,7 @@ def disabled_features(command_line: list[str]) -> list[str]:
     return [f for f in flags[-1].split(",") if f] if flags else []
 
 
-def launch_args(playwright) -> list[str]:
+def launch_args(playwright: Any) -> list[str]:
     """CHROMIUM_ARGS and one --disable-features flag: Playwright's own list and WINDOW_UI_OFF
     (found once per process, by launching Chromium and reading its command line)."""
     if not _launch_args:
@@ -322,13 +328,18 @@ def launch_args(playwright) -> list[str]:
             browser.close()
         if not lines:
             raise RuntimeError("no Chromium process found under this one to read its flags from")
-        theirs = disabled_features(lines[0])
-        features = theirs + [f for f in WINDOW_UI_OFF if f not in theirs]
+        # Every --disable-features of the plain launch (Playwright passes one, CHROMIUM_ARGS
+        # none), in order, then ours.
+        features: list[str] = []
+        for arg in lines[0]:
+            if arg.startswith("--disable-features="):
+                features += [f for f in arg.split("=", 1)[1].split(",") if f and f not in features]
+        features += [f for f in WINDOW_UI_OFF if f not in features]
         _launch_args[:] = [*CHROMIUM_ARGS, "--disable-features=" + ",".join(features)]
     return list(_launch_args)
 
 
-def launch_chromium(playwright):
+def launch_chromium(playwright: Any) -> Any:
     """Debian's Chromium, headless, with the project's flags (never a downloaded browser) and
     without the address bar's popup (WINDOW_UI_OFF)."""
     return playwright.chromium.launch(executable_path=CHROMIUM, args=launch_args(playwright))
