@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import statistics
-import subprocess
 
 from benchmarks.bench_dashboards import (
     LESSON,
@@ -36,6 +35,7 @@ from tests.browser.browsing import (
     VoilaServer,
     cpu_seconds,
     dashboards,
+    descendant_pids,
     free_port,
     launch_chromium,
     usable_after_ms,
@@ -47,21 +47,13 @@ CORES = os.cpu_count() or 1
 
 def own_browser_cpu() -> float:
     """CPU seconds used so far by the Chromium processes this process started (its descendants)."""
-    table = subprocess.run(["ps", "-e", "-o", "pid=,ppid="], capture_output=True, text=True,
-                           check=True).stdout
-    children: dict[int, list[int]] = {}
-    for line in table.splitlines():
-        pid, ppid = map(int, line.split())
-        children.setdefault(ppid, []).append(pid)
-    total, todo = 0.0, list(children.get(os.getpid(), []))
-    while todo:
-        pid = todo.pop()
-        todo.extend(children.get(pid, []))
+    total = 0.0
+    for pid in descendant_pids():
         try:
             with open(f"/proc/{pid}/cmdline", "rb") as f:
                 if b"chrom" in f.read():
                     total += cpu_seconds(pid)
-        except OSError:  # gone since ps listed it
+        except OSError:  # gone since it was listed
             pass
     return total
 

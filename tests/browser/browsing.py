@@ -279,30 +279,38 @@ WINDOW_UI_OFF = ("WebUIOmniboxPopup", "WebUIOmniboxAimPopup")
 _launch_args: list[str] = []
 
 
-def chromium_command_lines() -> list[list[str]]:
-    """The command line of every Chromium browser process (not its renderers or helpers)
-    started by this process or its children (Playwright's driver)."""
+def descendant_pids(root: int | None = None) -> list[int]:
+    """The pids of every process `root` (this process by default) or its children started."""
     children: dict[int, list[int]] = {}
-    lines: dict[int, list[str]] = {}
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
             continue
         try:
             stat = (entry / "stat").read_text()
-            line = (entry / "cmdline").read_bytes().decode(errors="replace").split("\0")
         except OSError:  # the process has ended meanwhile
             continue
-        # "pid (name) state ppid ...": the name may hold spaces and brackets, so the fields
-        # are counted from the last ")".
-        parent = int(stat[stat.rindex(")") + 2 :].split()[1])
+        # "pid (name) state ppid ...": the name may hold spaces and brackets (as cpu_seconds).
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
         children.setdefault(parent, []).append(int(entry.name))
-        lines[int(entry.name)] = [a for a in line if a]
-    found: list[list[str]] = []
-    todo = list(children.get(os.getpid(), []))
+    found: list[int] = []
+    todo = list(children.get(os.getpid() if root is None else root, []))
     while todo:
         pid = todo.pop()
+        found.append(pid)
         todo.extend(children.get(pid, []))
-        line = lines.get(pid, [])
+    return found
+
+
+def chromium_command_lines() -> list[list[str]]:
+    """The command line of every Chromium browser process (not its renderers or helpers)
+    started by this process or its children (Playwright's driver)."""
+    found: list[list[str]] = []
+    for pid in descendant_pids():
+        try:
+            raw = Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:  # the process has ended meanwhile
+            continue
+        line = [a for a in raw.decode(errors="replace").split("\0") if a]
         # /usr/bin/chromium is a script that starts /usr/lib/chromium/chromium: match the
         # name. A helper process rewrites its command line as one string: "--type=" anywhere.
         program = Path(line[0].split(" ")[0]).name if line else ""
@@ -328,12 +336,8 @@ def launch_args(playwright: Any) -> list[str]:
             browser.close()
         if not lines:
             raise RuntimeError("no Chromium process found under this one to read its flags from")
-        # Every --disable-features of the plain launch (Playwright passes one, CHROMIUM_ARGS
-        # none), in order, then ours.
-        features: list[str] = []
-        for arg in lines[0]:
-            if arg.startswith("--disable-features="):
-                features += [f for f in arg.split("=", 1)[1].split(",") if f and f not in features]
+        # What the plain launch disables (its last flag, the one Chromium obeys), then ours.
+        features = disabled_features(lines[0])
         features += [f for f in WINDOW_UI_OFF if f not in features]
         _launch_args[:] = [*CHROMIUM_ARGS, "--disable-features=" + ",".join(features)]
     return list(_launch_args)
