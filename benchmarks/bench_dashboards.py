@@ -26,6 +26,10 @@
                 kernel still starting): its scripts loaded, text shown, kernel socket open
                 (the kernel's start), widget states, first widget; each dashboard's beside
                 the probe's
+  split         what each part of a dashboard costs: cut copies of it (up to its first
+                widget; that and the text after it; that and the code after it) served beside
+                it and the probe, preheated and cold, each as a ratio to the floor (run only
+                when named: four pages a dashboard, about 25 minutes for two dashboards)
   clicks        click to update on the dashboards that have a timed control
   rush-lesson   30 viewers at once on dashboard 1, served with `LESSON=01_rolling_dice
                 CLASS=30` (also: how long preparing the lesson took, and its kernels' memory)
@@ -33,9 +37,10 @@
   rush-round    30 viewers at once spread round-robin over the dashboards, with the defaults
                 and with POOL=5 FILL_DELAY=120
 
-`.venv/bin/python -m benchmarks dashboards` runs every part (HENKIT_BENCH_PARTS=a,b picks some);
-`.venv/bin/python -m benchmarks.bench_dashboards --parts floor,rush-lesson --viewers 30` runs
-some with options. HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb measures only some dashboards.
+`.venv/bin/python -m benchmarks dashboards` runs every part but split (HENKIT_BENCH_PARTS=a,b
+picks some); `.venv/bin/python -m benchmarks.bench_dashboards --parts floor,rush-lesson
+--viewers 30` runs some with options. HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb measures only
+some dashboards.
 
 Times are taken inside the page (performance.now() from navigation start), so Playwright's own
 overhead is not counted. Every page gets a fresh browser context: no cache, as a student's
@@ -110,7 +115,14 @@ AFTER_THE_KERNEL = "--HenkitVoila.text_first=False"
 WHEN_ASKED = ("--HenkitVoila.run_early=False", AFTER_THE_KERNEL)
 
 PARTS = ("floor", "floor-cut", "cold-cut", "text-first", "later-cells", "breakdown",
-         "cold-phases", "clicks", "rush-lesson", "rush-one", "rush-round")
+         "cold-phases", "split", "clicks", "rush-lesson", "rush-one", "rush-round")
+#: Parts run only when named (a diagnosis, not a figure of the table).
+WHEN_NAMED = ("split",)
+
+
+def default_parts() -> list[str]:
+    """The parts run when none is named: every part but those WHEN_NAMED."""
+    return [p for p in PARTS if p not in WHEN_NAMED]
 
 # For each dashboard, the control to click (found by its label, so it may be clicked again and
 # again: a toggle), the element that updates and a JS test on it that the update is complete.
@@ -139,11 +151,11 @@ def scratch_folder(prefix: str) -> Path:
     return folder
 
 
-def site_with_probe() -> Path:
-    """A served folder holding every published dashboard and the probe page, side by side (its
-    links go when the benchmark ends, not what they point to)."""
+def site_with_probe(names: list[str] | None = None) -> Path:
+    """A served folder holding every published dashboard (or those named) and the probe page,
+    side by side (its links go when the benchmark ends, not what they point to)."""
     folder = scratch_folder("henkit-bench-site-")
-    for name in dashboards():
+    for name in dashboards() if names is None else names:
         (folder / name).symlink_to((SITE / name).resolve())
     (folder / PROBE.name).symlink_to(PROBE)
     return folder
@@ -732,6 +744,83 @@ def run_cold_phases(browser, names: list[str]) -> list[Result]:
     return results
 
 
+# --- Split ---------------------------------------------------------------------------------
+
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+#: The split part's cut copies of a dashboard, by the letter added to its number ("05h_..."):
+#: what each keeps of the cells after the first widget's (all cells up to it are kept).
+SPLITS = {"h": ("up to its first widget", lambda cell: False),
+          "t": ("with the text after it", lambda cell: cell["cell_type"] == "markdown"),
+          "c": ("with the code after it", lambda cell: cell["cell_type"] == "code")}
+
+
+def first_widget_cell(notebook: dict) -> int:
+    """The index of the first cell whose saved outputs show a widget (the page's first usable
+    widget); ValueError when no saved output does."""
+    for index, cell in enumerate(notebook["cells"]):
+        if cell["cell_type"] == "code" and any(
+                WIDGET_VIEW in output.get("data", {}) for output in cell.get("outputs", [])):
+            return index
+    raise ValueError("no cell of the notebook has a saved widget output; the split part cuts "
+                     "a dashboard after its first widget, so its outputs must be saved")
+
+
+def split_notebooks(notebook: Path, folder: Path) -> dict[str, str]:
+    """Write SPLITS' cut copies of `notebook` into `folder` (05_x.ipynb -> 05h_x.ipynb, ...);
+    return their file names by split letter."""
+    whole = json.loads(notebook.read_text())
+    first = first_widget_cell(whole)
+    number, rest = notebook.name.split("_", 1)
+    names = {}
+    for letter, (_, keep) in SPLITS.items():
+        cut = dict(whole, cells=[c for i, c in enumerate(whole["cells"])
+                                 if i <= first or keep(c)])
+        names[letter] = f"{number}{letter}_{rest}"
+        (folder / names[letter]).write_text(json.dumps(cut, indent=1))
+    return names
+
+
+def run_split(browser, names: list[str]) -> list[Result]:
+    """The split part: each dashboard beside its SPLITS cut copies and the probe on one server,
+    SAMPLES rounds in turn, preheated and then cold; every page's ratio to the probe. The cut
+    up to the first widget tells what the page costs before it (its imports, its first cells,
+    its first widget); the others what its later text and its later code add, each alone."""
+    # Only these pages: every notebook served keeps a preheated kernel (about 100 MB).
+    site = site_with_probe(names)
+    cuts = {name: split_notebooks((SITE / name).resolve(), site) for name in names}
+    pages = [PROBE.name] + [p for name in names for p in (name, *cuts[name].values())]
+    results = []
+    for preheated in (True, False):
+        kind = "preheated" if preheated else "cold"
+        server = VoilaServer(port=free_port(), site=site,
+                             extra_args=() if preheated else COLD).start()
+        times: dict[str, list[float]] = {n: [] for n in pages}
+        try:
+            if preheated:
+                server.wait_for_pools(pages, timeout=600)
+            server.wait_until_quiet(timeout=600)
+            for _ in range(SAMPLES):
+                for name in pages:
+                    times[name].append(one_load(browser, server, name, preheated)[0])
+        finally:
+            server.stop()
+        ratios = ratios_to(times, PROBE.name)
+        results.append(Result(f"floor (probe page): open to usable, {kind}",
+                              statistics.median(times[PROBE.name]), "s", None, False,
+                              f"median of {SAMPLES}"))
+        for name in names:
+            first = first_widget_cell(json.loads((SITE / name).resolve().read_text()))
+            for label, page in [(f"{SPLITS[k][0]} (cell {first})" if k == "h" else SPLITS[k][0],
+                                 cuts[name][k]) for k in SPLITS] + [("whole", name)]:
+                results.append(Result(
+                    f"{name}: {kind}, {label}, ratio to the floor", ratios[page].value, "x",
+                    FLOOR_RATIO_TARGET, False,
+                    f"{RESOLVED[ratios[page].verdict(FLOOR_RATIO_TARGET)]}: 90 % interval "
+                    f"{ratios[page].low:.2f}-{ratios[page].high:.2f}; median "
+                    f"{statistics.median(times[page]):.2f} s"))
+    return results
+
+
 # --- Clicks -------------------------------------------------------------------------------
 
 
@@ -935,6 +1024,7 @@ RUNNERS: dict[str, Callable[..., list[Result]]] = {
     "later-cells": run_later_cells,
     "breakdown": run_breakdown,
     "cold-phases": run_cold_phases,
+    "split": run_split,
     "clicks": run_clicks,
     "rush-lesson": run_rush_lesson,
     "rush-one": run_rush_one,
@@ -961,13 +1051,14 @@ def device_cores() -> tuple[set[int], set[int]]:
 
 def run(parts: list[str] | None = None, viewers: int = VIEWERS,
         own_device: bool = False) -> list[Result]:
-    """Measure the parts named (default: HENKIT_BENCH_PARTS, else every part); own_device puts
-    the browser on a core of its own, the servers and their kernels on the others."""
+    """Measure the parts named (default: HENKIT_BENCH_PARTS, else every part but those
+    WHEN_NAMED); own_device puts the browser on a core of its own, the servers and their
+    kernels on the others."""
     from playwright.sync_api import sync_playwright
 
     if parts is None:
         env = os.environ.get("HENKIT_BENCH_PARTS", "")
-        parts = [p.strip() for p in env.split(",") if p.strip()] or list(PARTS)
+        parts = [p.strip() for p in env.split(",") if p.strip()] or default_parts()
     parts = check_parts(parts)
     if not 1 <= viewers <= 200:
         raise ValueError(f"viewers is a whole number from 1 to 200, not {viewers}")
@@ -1021,8 +1112,9 @@ def main(argv: list[str] | None = None) -> int:
     """Run some parts with options and print their table."""
     p = argparse.ArgumentParser(prog="python -m benchmarks.bench_dashboards",
                                 description=__doc__.splitlines()[0])
-    p.add_argument("--parts", default=",".join(PARTS),
-                   help=f"comma-separated, from: {', '.join(PARTS)} (default: all)")
+    p.add_argument("--parts", default=",".join(default_parts()),
+                   help=f"comma-separated, from: {', '.join(PARTS)} (default: all but "
+                   f"{', '.join(WHEN_NAMED)})")
     p.add_argument("--viewers", type=int, default=VIEWERS, help="pages in a rush (default 30)")
     p.add_argument("--samples", type=int, default=5, help="page loads per figure (default 5)")
     p.add_argument("--own-device", action="store_true",

@@ -48,3 +48,49 @@ def test_the_resolved_summary_names_each_page_by_its_number_and_counts_within():
     assert result.value == 1
     assert result.note == ("within: 09; over: 09b; not resolved: 10, 11; "
                            "point estimates within: 2")
+
+
+def _cell(kind: str, widget: bool = False) -> dict:
+    outputs = [{"output_type": "display_data",
+                "data": {bench_dashboards.WIDGET_VIEW: {"model_id": "m"}} if widget
+                else {"text/plain": "x"}}]
+    return ({"cell_type": "markdown", "source": "text"} if kind == "markdown" else
+            {"cell_type": "code", "source": "x", "outputs": outputs if kind != "bare" else []})
+
+
+def test_the_first_widget_cell_is_the_first_with_a_saved_widget_output():
+    notebook = {"cells": [_cell("markdown"), _cell("code"), _cell("bare"),
+                          _cell("code", widget=True), _cell("code", widget=True)]}
+    assert bench_dashboards.first_widget_cell(notebook) == 3
+
+
+def test_a_notebook_without_a_saved_widget_cannot_be_split():
+    with pytest.raises(ValueError, match="no cell of the notebook has a saved widget output"):
+        bench_dashboards.first_widget_cell({"cells": [_cell("markdown"), _cell("code")]})
+
+
+def test_the_cut_copies_keep_the_head_and_the_text_or_the_code_after_it(tmp_path):
+    import json
+
+    from tests.browser.browsing import SITE
+
+    lesson = (SITE / "05_hens_deck_and_drawing.ipynb").resolve()
+    whole = json.loads(lesson.read_text())["cells"]
+    first = bench_dashboards.first_widget_cell({"cells": whole})
+    names = bench_dashboards.split_notebooks(lesson, tmp_path)
+    assert names == {k: f"05{k}_hens_deck_and_drawing.ipynb" for k in "htc"}
+    cut = {k: json.loads((tmp_path / n).read_text())["cells"] for k, n in names.items()}
+    assert cut["h"] == whole[:first + 1]
+    later = whole[first + 1:]
+    assert cut["t"] == whole[:first + 1] + [c for c in later if c["cell_type"] == "markdown"]
+    assert cut["c"] == whole[:first + 1] + [c for c in later if c["cell_type"] == "code"]
+    # every later cell is in one of the two, and the lesson's file is untouched
+    assert len(cut["t"]) + len(cut["c"]) - len(cut["h"]) == len(whole)
+    assert json.loads(lesson.read_text())["cells"] == whole
+
+
+def test_the_split_part_runs_only_when_named():
+    parts = bench_dashboards.default_parts()
+    assert "split" not in parts and "floor" in parts
+    assert set(parts) | {"split"} == set(bench_dashboards.PARTS)
+    assert bench_dashboards.check_parts(["split", "floor"]) == ["floor", "split"]
