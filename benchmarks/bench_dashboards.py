@@ -29,7 +29,7 @@
   split         what each part of a dashboard costs: cut copies of it (up to its first
                 widget; that and the text after it; that and the code after it) served beside
                 it and the probe, preheated and cold, each as a ratio to the floor (run only
-                when named: four pages a dashboard, about 25 minutes for two dashboards)
+                when named: four pages a dashboard; 3 dashboards, 10 rounds: 80 minutes)
   clicks        click to update on the dashboards that have a timed control
   rush-lesson   30 viewers at once on dashboard 1, served with `LESSON=01_rolling_dice
                 CLASS=30` (also: how long preparing the lesson took, and its kernels' memory)
