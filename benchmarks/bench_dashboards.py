@@ -116,6 +116,8 @@ WHEN_ASKED = ("--HenkitVoila.run_early=False", AFTER_THE_KERNEL)
 
 PARTS = ("floor", "floor-cut", "cold-cut", "text-first", "later-cells", "breakdown",
          "cold-phases", "split", "clicks", "rush-lesson", "rush-one", "rush-round")
+#: The output type of a widget shown by a cell.
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: Parts run only when named (a diagnosis, not a figure of the table).
 WHEN_NAMED = ("split",)
 
@@ -554,7 +556,7 @@ def kernel_time_to_first_widget(notebook: Path) -> tuple[float, float, int]:
         if start and end:
             from datetime import datetime
             seconds = (datetime.fromisoformat(end) - datetime.fromisoformat(start)).total_seconds()
-        shows = sum("application/vnd.jupyter.widget-view+json" in o.get("data", {})
+        shows = sum(WIDGET_VIEW in o.get("data", {})
                     for o in cell.get("outputs", []))
         views += shows
         if not seen:
@@ -746,7 +748,6 @@ def run_cold_phases(browser, names: list[str]) -> list[Result]:
 
 # --- Split ---------------------------------------------------------------------------------
 
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: The split part's cut copies of a dashboard, by the letter added to its number ("05h_..."):
 #: what each keeps of the cells after the first widget's (all cells up to it are kept).
 SPLITS = {"h": ("up to its first widget", lambda cell: False),
@@ -765,9 +766,9 @@ def first_widget_cell(notebook: dict) -> int:
                      "a dashboard after its first widget, so its outputs must be saved")
 
 
-def split_notebooks(notebook: Path, folder: Path) -> dict[str, str]:
+def split_notebooks(notebook: Path, folder: Path) -> tuple[int, dict[str, str]]:
     """Write SPLITS' cut copies of `notebook` into `folder` (05_x.ipynb -> 05h_x.ipynb, ...);
-    return their file names by split letter."""
+    return the index of the cell they are cut after and their file names by split letter."""
     whole = json.loads(notebook.read_text())
     first = first_widget_cell(whole)
     number, rest = notebook.name.split("_", 1)
@@ -777,7 +778,7 @@ def split_notebooks(notebook: Path, folder: Path) -> dict[str, str]:
                                  if i <= first or keep(c)])
         names[letter] = f"{number}{letter}_{rest}"
         (folder / names[letter]).write_text(json.dumps(cut, indent=1))
-    return names
+    return first, names
 
 
 def run_split(browser, names: list[str]) -> list[Result]:
@@ -787,7 +788,9 @@ def run_split(browser, names: list[str]) -> list[Result]:
     its first widget); the others what its later text and its later code add, each alone."""
     # Only these pages: every notebook served keeps a preheated kernel (about 100 MB).
     site = site_with_probe(names)
-    cuts = {name: split_notebooks((SITE / name).resolve(), site) for name in names}
+    firsts, cuts = {}, {}
+    for name in names:
+        firsts[name], cuts[name] = split_notebooks((SITE / name).resolve(), site)
     pages = [PROBE.name] + [p for name in names for p in (name, *cuts[name].values())]
     results = []
     for preheated in (True, False):
@@ -809,8 +812,8 @@ def run_split(browser, names: list[str]) -> list[Result]:
                               statistics.median(times[PROBE.name]), "s", None, False,
                               f"median of {SAMPLES}"))
         for name in names:
-            first = first_widget_cell(json.loads((SITE / name).resolve().read_text()))
-            for label, page in [(f"{SPLITS[k][0]} (cell {first})" if k == "h" else SPLITS[k][0],
+            for label, page in [(f"{SPLITS[k][0]} (cell {firsts[name]})" if k == "h"
+                                 else SPLITS[k][0],
                                  cuts[name][k]) for k in SPLITS] + [("whole", name)]:
                 results.append(Result(
                     f"{name}: {kind}, {label}, ratio to the floor", ratios[page].value, "x",

@@ -76,8 +76,8 @@ def test_the_cut_copies_keep_the_head_and_the_text_or_the_code_after_it(tmp_path
 
     lesson = (SITE / "05_hens_deck_and_drawing.ipynb").resolve()
     whole = json.loads(lesson.read_text())["cells"]
-    first = bench_dashboards.first_widget_cell({"cells": whole})
-    names = bench_dashboards.split_notebooks(lesson, tmp_path)
+    first, names = bench_dashboards.split_notebooks(lesson, tmp_path)
+    assert first == bench_dashboards.first_widget_cell({"cells": whole})
     assert names == {k: f"05{k}_hens_deck_and_drawing.ipynb" for k in "htc"}
     cut = {k: json.loads((tmp_path / n).read_text())["cells"] for k, n in names.items()}
     assert cut["h"] == whole[:first + 1]
