@@ -795,18 +795,9 @@ def run_split(browser, names: list[str]) -> list[Result]:
     results = []
     for preheated in (True, False):
         kind = "preheated" if preheated else "cold"
-        server = VoilaServer(port=free_port(), site=site,
-                             extra_args=() if preheated else COLD).start()
-        times: dict[str, list[float]] = {n: [] for n in pages}
-        try:
-            if preheated:
-                server.wait_for_pools(pages, timeout=600)
-            server.wait_until_quiet(timeout=600)
-            for _ in range(SAMPLES):
-                for name in pages:
-                    times[name].append(one_load(browser, server, name, preheated)[0])
-        finally:
-            server.stop()
+        server = VoilaServer(port=free_port(), site=site, extra_args=() if preheated else COLD)
+        loads = loads_in_turn(browser, {kind: server}, pages, preheated)
+        times = {name: [sample[0] for sample in loads[kind, name]] for name in pages}
         ratios = ratios_to(times, PROBE.name)
         results.append(Result(f"floor (probe page): open to usable, {kind}",
                               statistics.median(times[PROBE.name]), "s", None, False,
