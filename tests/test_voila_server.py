@@ -730,6 +730,54 @@ def test_a_page_takes_a_preheated_kernel_only_when_one_has_started():
     assert len(answers) == 7
 
 
+def pieces_sent(monkeypatch, pieces: list[str], *, one_piece: bool = True,
+                progressive: bool = True, text_first: bool = True) -> list[str]:
+    """What a ColdPagesProgressive page handler sends of a page Voilà renders as `pieces`."""
+    from voila.tornado.handler import TornadoVoilaHandler
+
+    async def voilas(self, path=None):
+        for piece in pieces:
+            await asyncio.sleep(0)
+            yield piece
+
+    monkeypatch.setattr(TornadoVoilaHandler, "get_generator", voilas)
+    handler = handler_over(GUARD.ColdPagesProgressive, {})
+    handler.notebook_path, handler._run_early, handler._one_piece = "a.ipynb", False, one_piece
+    handler.voila_configuration = SimpleNamespace(
+        progressive_rendering=progressive, resources={"henkit_text_first": text_first})
+
+    async def sent() -> list[str]:
+        return [html async for html in handler.get_generator("a.ipynb")]
+
+    return run(sent())
+
+
+def test_a_page_sent_before_its_kernel_is_up_goes_out_in_one_piece(monkeypatch):
+    pieces = ["<html><head>", "</head><body>", "<div>cell 1</div>", "</body></html>"]
+    assert pieces_sent(monkeypatch, pieces) == ["".join(pieces)]
+
+
+def test_a_heartbeat_sends_what_is_held_with_it(monkeypatch):
+    pieces = ["<head>", GUARD.HEARTBEAT, "<body>", "</body>"]
+    assert pieces_sent(monkeypatch, pieces) == ["<head>" + GUARD.HEARTBEAT, "<body></body>"]
+
+
+@pytest.mark.parametrize("setting", [{"one_piece": False}, {"text_first": False},
+                                     {"progressive": False}])
+def test_other_pages_go_out_piece_by_piece_as_voila_sends_them(monkeypatch, setting):
+    pieces = ["<html><head>", "</head><body>", "</body></html>"]
+    assert pieces_sent(monkeypatch, pieces, **setting) == pieces
+
+
+def test_voilas_heartbeat_is_the_one_the_handler_looks_for():
+    import inspect
+
+    from voila.handler import VoilaHandler
+
+    # Voilà makes it in a function inside its page generator, out of reach but for its text.
+    assert repr(GUARD.HEARTBEAT)[1:-1] in inspect.getsource(VoilaHandler.get_generator)
+
+
 def test_notebooks_kept_for_pages_whose_kernel_is_gone_are_forgotten(monkeypatch):
     from voila.tornado.execution_request_handler import ExecutionRequestHandler
 
