@@ -91,10 +91,11 @@ text-first part compares the two).
 One piece: Voilà sends a page's HTML piece by piece as Jinja renders it (some 400 pieces), each
 written and flushed. A page sent at once, its kernel still starting, waits for nothing while it
 renders, yet a lesson's HTML ended 0.1-0.2 s after the probe page's: the browser asks for the
-page's scripts as soon as it has the head, and the server answered those between the rest of
-the page's pieces. Such a page now goes out in one piece once rendered (ColdPagesProgressive:
-lesson 5's HTML ended after 0.08 s instead of 0.30 s); `--HenkitVoila.one_piece=False` sends it
-piece by piece (the benchmark's one-piece part compares the two).
+page's 89 scripts as soon as it has the head (in 3 of 4 loads of lesson 5, 1 to 40 of them
+before the page had ended), and the server answered those between the rest of the page's
+pieces. Such a page now goes out in one piece once rendered (ColdPagesProgressive: lesson 5's
+HTML ended after 0.08 s instead of 0.30 s); `--HenkitVoila.one_piece=False` sends it piece by
+piece (the benchmark's one-piece part compares the two).
 
 Later cells: a page sent whole (from a preheated kernel) shows the cells after its first
 widget's once that widget shows (the template's first-widget-first script): laying a long
@@ -441,13 +442,16 @@ class ColdPagesProgressive(TornadoVoilaHandler):
         self._notebook_path = self.notebook_path or path  # as Voilà's generator names it
         first = self._run_early
         held: list[str] = []
+        hold: bool | None = None  # known once Voilà has chosen how to serve the page
         async for html in super().get_generator(path):
             if first:
                 # A progressive page's kernel has been asked for before its first piece is
                 # sent, and its notebook kept for it: its cells start now.
                 start_early_runs(self.kernel_manager, self.log)
                 first = False
-            if not self._holds_pieces():
+            if hold is None:
+                hold = self._holds_pieces()
+            if not hold:
                 yield html
             elif html == HEARTBEAT:
                 # Voilà's heartbeat: the page has waited for its next piece for a while (a
@@ -461,13 +465,11 @@ class ColdPagesProgressive(TornadoVoilaHandler):
             yield "".join(held)
 
     def _holds_pieces(self) -> bool:
-        """Whether this page's HTML goes out in one piece once rendered (one_piece): a page
-        sent at once, its kernel still starting (text first), whose template waits for
-        nothing. Sent piece by piece as Jinja renders it (Voilà's way), a lesson's page ended
-        0.1-0.2 s later than the probe page's: the browser asks for the page's scripts as soon
-        as it has the head, and the server sent those (some 90) between the rest of the page's
-        400-odd pieces. A page whose template waits for its kernel (text_first off) sends its
-        head first, as Voilà does; a page from a preheated kernel comes in one piece already."""
+        """Whether this page's HTML goes out in one piece once rendered (one_piece; the module
+        doc says why): a progressive page sent at once, its kernel still starting (text
+        first), whose template waits for nothing. A page whose template waits for its kernel
+        (text_first off) sends its head first, as Voilà does; a page from a preheated kernel
+        comes in one piece already."""
         configuration = self.voila_configuration
         text_first = (configuration.resources or {}).get("henkit_text_first", True)
         return self._one_piece and configuration.progressive_rendering and text_first
