@@ -18,9 +18,9 @@
   later-cells   every dashboard and the probe opened from a preheated kernel on a server laying
                 every cell out at once (Voilà's way) and on one laying out the cells after the
                 first widget's once it shows (henkit's): as text-first, preheated
-  one-piece     every dashboard and the probe opened cold on a server sending each page's HTML
-                piece by piece as it is rendered (Voilà's way) and on one sending it in one
-                piece (henkit's), samples in turn (run only when named)
+  whole-html    every dashboard and the probe opened cold on a server sending each page's HTML
+                piece by piece as it is rendered (Voilà's way) and on one sending it whole
+                once rendered (henkit's), samples in turn (run only when named)
   breakdown     where each dashboard spends time above the probe: kernel-side notebook time
                 before the first widget, the server's CPU for the page opened cold, widget
                 models, kernel messages and bytes before usable, and the page's phases (loaded,
@@ -40,10 +40,10 @@
   rush-round    30 viewers at once spread round-robin over the dashboards, with the defaults
                 and with POOL=5 FILL_DELAY=120
 
-`.venv/bin/python -m benchmarks dashboards` runs every part but split and one-piece
+`.venv/bin/python -m benchmarks dashboards` runs every part but split and whole-html
 (HENKIT_BENCH_PARTS=a,b picks some); `.venv/bin/python -m benchmarks.bench_dashboards --parts
-floor,rush-lesson --viewers 30` runs some with options. HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb measures only
-some dashboards.
+floor,rush-lesson --viewers 30` runs some with options. HENKIT_BENCH_DASHBOARDS=a.ipynb,b.ipynb
+measures only some dashboards.
 
 Times are taken inside the page (performance.now() from navigation start), so Playwright's own
 overhead is not counted. Every page gets a fresh browser context: no cache, as a student's
@@ -117,12 +117,12 @@ ONE_PIECE = "--HenkitVoila.progressive_cold=False"
 AFTER_THE_KERNEL = "--HenkitVoila.text_first=False"
 WHEN_ASKED = ("--HenkitVoila.run_early=False", AFTER_THE_KERNEL)
 
-PARTS = ("floor", "floor-cut", "cold-cut", "text-first", "later-cells", "one-piece",
+PARTS = ("floor", "floor-cut", "cold-cut", "text-first", "later-cells", "whole-html",
          "breakdown", "cold-phases", "split", "clicks", "rush-lesson", "rush-one", "rush-round")
 #: The output type of a widget shown by a cell.
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 #: Parts run only when named (a diagnosis, not a figure of the table).
-WHEN_NAMED = ("split", "one-piece")
+WHEN_NAMED = ("split", "whole-html")
 
 
 def default_parts() -> list[str]:
@@ -462,15 +462,15 @@ def run_later_cells(browser, names: list[str]) -> list[Result]:
     }, preheated=True)
 
 
-def run_one_piece(browser, names: list[str]) -> list[Result]:
-    """The one-piece part: the probe and every dashboard opened cold on a server sending each
-    page's HTML piece by piece as it is rendered (Voilà's way) and on one sending it in one
-    piece once rendered (henkit's)."""
+def run_whole_html(browser, names: list[str]) -> list[Result]:
+    """The whole-html part: the probe and every dashboard opened cold on a server sending each
+    page's HTML piece by piece as it is rendered (Voilà's way) and on one sending it whole
+    once rendered (henkit's)."""
     site = site_with_probe()
     return two_servers_in_turn(browser, names, {
         "in pieces": VoilaServer(port=free_port(), site=site,
-                                 extra_args=(*COLD, "--HenkitVoila.one_piece=False")),
-        "one piece": VoilaServer(port=free_port(), site=site, extra_args=COLD),
+                                 extra_args=(*COLD, "--HenkitVoila.whole_html=False")),
+        "whole": VoilaServer(port=free_port(), site=site, extra_args=COLD),
     }, preheated=False)
 
 
@@ -1031,7 +1031,7 @@ RUNNERS: dict[str, Callable[..., list[Result]]] = {
     "cold-cut": run_cold_cut,
     "text-first": run_text_first,
     "later-cells": run_later_cells,
-    "one-piece": run_one_piece,
+    "whole-html": run_whole_html,
     "breakdown": run_breakdown,
     "cold-phases": run_cold_phases,
     "split": run_split,

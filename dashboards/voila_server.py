@@ -88,14 +88,14 @@ page, which only waited for that first answer, is not made (cleanup_if_started);
 has its own. `--HenkitVoila.text_first=False` serves cold pages as Voilà does (the benchmark's
 text-first part compares the two).
 
-One piece: Voilà sends a page's HTML piece by piece as Jinja renders it (some 400 pieces), each
+Whole HTML: Voilà sends a page's HTML piece by piece as Jinja renders it (some 400 pieces), each
 written and flushed. A page sent at once, its kernel still starting, waits for nothing while it
 renders, yet a lesson's HTML ended 0.1-0.2 s after the probe page's: the browser asks for the
 page's 89 scripts as soon as it has the head (in 3 of 4 loads of lesson 5, 1 to 40 of them
 before the page had ended), and the server answered those between the rest of the page's
-pieces. Such a page now goes out in one piece once rendered (ColdPagesProgressive: lesson 5's
-HTML ended after 0.08 s instead of 0.30 s); `--HenkitVoila.one_piece=False` sends it piece by
-piece (the benchmark's one-piece part compares the two).
+pieces. Such a page now goes out whole once rendered (ColdPagesProgressive: lesson 5's
+HTML ended after 0.08 s instead of 0.30 s); `--HenkitVoila.whole_html=False` sends it piece by
+piece (the benchmark's whole-html part compares the two).
 
 Later cells: a page sent whole (from a preheated kernel) shows the cells after its first
 widget's once that widget shows (the template's first-widget-first script): laying a long
@@ -415,7 +415,7 @@ class ColdPagesProgressive(TornadoVoilaHandler):
     def initialize(self, **kwargs: Any) -> None:
         self._progressive: VoilaConfiguration | None = kwargs.pop("progressive_configuration")
         self._run_early: bool = kwargs.pop("run_early", True)
-        self._one_piece: bool = kwargs.pop("one_piece", True)
+        self._whole_html: bool = kwargs.pop("whole_html", True)
         self._notebook_path = ""
         super().initialize(**kwargs)
 
@@ -465,14 +465,14 @@ class ColdPagesProgressive(TornadoVoilaHandler):
             yield "".join(held)
 
     def _holds_pieces(self) -> bool:
-        """Whether this page's HTML goes out in one piece once rendered (one_piece; the module
+        """Whether this page's HTML goes out whole once rendered (whole_html; the module
         doc says why): a progressive page sent at once, its kernel still starting (text
         first), whose template waits for nothing. A page whose template waits for its kernel
         (text_first off) sends its head first, as Voilà does; a page from a preheated kernel
-        comes in one piece already."""
+        comes whole already."""
         configuration = self.voila_configuration
         text_first = (configuration.resources or {}).get("henkit_text_first", True)
-        return self._one_piece and configuration.progressive_rendering and text_first
+        return self._whole_html and configuration.progressive_rendering and text_first
 
 
 #: What Voilà's page handler yields when the page's next piece has not come for a while.
@@ -1004,9 +1004,9 @@ class HenkitVoila(Voila):
     compress_ahead = Bool(True, config=True, help="Compress the scripts every page loads as "
                                                   "the server starts (False: on their first "
                                                   "request).")
-    one_piece = Bool(True, config=True, help="Send a page's HTML in one piece once it is "
-                                             "rendered (False: piece by piece as Jinja "
-                                             "renders it, as Voilà does).")
+    whole_html = Bool(True, config=True, help="Send a progressive page's HTML whole once it "
+                                              "is rendered (False: piece by piece as Jinja "
+                                              "renders it, as Voilà does).")
     run_early = Bool(True, config=True, help="Run a progressive page's cells as soon as its "
                                              "kernel is up (False: when the page asks, once its "
                                              "widget manager has started, as Voilà does).")
@@ -1110,7 +1110,7 @@ class HenkitVoila(Voila):
                                else progressive_copy(self.voila_configuration))
                 handler = ColdPagesProgressive
                 kwargs = [{**kwargs[0], "progressive_configuration": progressive,
-                           "run_early": self.run_early, "one_piece": self.one_piece}]
+                           "run_early": self.run_early, "whole_html": self.whole_html}]
             elif handler is ExecutionRequestHandler:
                 handler = CellRunner
             elif handler is VoilaKernelWebsocketHandler and self.run_early:

@@ -89,8 +89,8 @@ def test_the_cut_copies_keep_the_head_and_the_text_or_the_code_after_it(tmp_path
     assert json.loads(lesson.read_text())["cells"] == whole
 
 
-def test_the_split_and_one_piece_parts_run_only_when_named():
+def test_the_split_and_whole_html_parts_run_only_when_named():
     parts = bench_dashboards.default_parts()
-    assert "split" not in parts and "one-piece" not in parts and "floor" in parts
-    assert set(parts) | {"split", "one-piece"} == set(bench_dashboards.PARTS)
+    assert "split" not in parts and "whole-html" not in parts and "floor" in parts
+    assert set(parts) | {"split", "whole-html"} == set(bench_dashboards.PARTS)
     assert bench_dashboards.check_parts(["split", "floor"]) == ["floor", "split"]

@@ -730,7 +730,7 @@ def test_a_page_takes_a_preheated_kernel_only_when_one_has_started():
     assert len(answers) == 7
 
 
-def pieces_sent(monkeypatch, pieces: list[str], *, one_piece: bool = True,
+def pieces_sent(monkeypatch, pieces: list[str], *, whole_html: bool = True,
                 progressive: bool = True, text_first: bool = True) -> list[str]:
     """What a ColdPagesProgressive page handler sends of a page Voilà renders as `pieces`."""
     from voila.tornado.handler import TornadoVoilaHandler
@@ -742,7 +742,7 @@ def pieces_sent(monkeypatch, pieces: list[str], *, one_piece: bool = True,
 
     monkeypatch.setattr(TornadoVoilaHandler, "get_generator", voilas)
     handler = handler_over(GUARD.ColdPagesProgressive, {})
-    handler.notebook_path, handler._run_early, handler._one_piece = "a.ipynb", False, one_piece
+    handler.notebook_path, handler._run_early, handler._whole_html = "a.ipynb", False, whole_html
     handler.voila_configuration = SimpleNamespace(
         progressive_rendering=progressive, resources={"henkit_text_first": text_first})
 
@@ -752,7 +752,7 @@ def pieces_sent(monkeypatch, pieces: list[str], *, one_piece: bool = True,
     return run(sent())
 
 
-def test_a_page_sent_before_its_kernel_is_up_goes_out_in_one_piece(monkeypatch):
+def test_a_page_sent_before_its_kernel_is_up_goes_out_whole(monkeypatch):
     pieces = ["<html><head>", "</head><body>", "<div>cell 1</div>", "</body></html>"]
     assert pieces_sent(monkeypatch, pieces) == ["".join(pieces)]
 
@@ -762,7 +762,7 @@ def test_a_heartbeat_sends_what_is_held_with_it(monkeypatch):
     assert pieces_sent(monkeypatch, pieces) == ["<head>" + GUARD.HEARTBEAT, "<body></body>"]
 
 
-@pytest.mark.parametrize("setting", [{"one_piece": False}, {"text_first": False},
+@pytest.mark.parametrize("setting", [{"whole_html": False}, {"text_first": False},
                                      {"progressive": False}])
 def test_other_pages_go_out_piece_by_piece_as_voila_sends_them(monkeypatch, setting):
     pieces = ["<html><head>", "</head><body>", "</body></html>"]
