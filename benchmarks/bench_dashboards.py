@@ -438,40 +438,43 @@ def run_cold_cut(browser, names: list[str]) -> list[Result]:
     return results
 
 
+def setting_off_and_on(browser, names: list[str], off: tuple[str, str], on: str,
+                       preheated: bool) -> list[Result]:
+    """two_servers_in_turn over the probe and every dashboard: a server with one of henkit's
+    settings off (`off`: its label and the option that turns it off, Voilà's way) and one
+    serving as `make serve` does (labelled `on`), preheated or cold."""
+    site = site_with_probe()
+    kind = () if preheated else COLD
+    label, option = off
+    return two_servers_in_turn(browser, names, {
+        label: VoilaServer(port=free_port(), site=site, extra_args=(*kind, option)),
+        on: VoilaServer(port=free_port(), site=site, extra_args=kind),
+    }, preheated=preheated)
+
+
 def run_text_first(browser, names: list[str]) -> list[Result]:
     """The text-first part: the probe and every dashboard opened cold on a server sending each
     page once its kernel is up (Voilà's way) and on one sending it whole at once, its kernel
     still starting (henkit's)."""
-    site = site_with_probe()
-    return two_servers_in_turn(browser, names, {
-        "after the kernel": VoilaServer(port=free_port(), site=site,
-                                        extra_args=(*COLD, AFTER_THE_KERNEL)),
-        "text first": VoilaServer(port=free_port(), site=site, extra_args=COLD),
-    }, preheated=False)
+    return setting_off_and_on(browser, names, ("after the kernel", AFTER_THE_KERNEL),
+                              "text first", preheated=False)
 
 
 def run_later_cells(browser, names: list[str]) -> list[Result]:
     """The later-cells part: the probe and every dashboard opened from a preheated kernel on a
     server laying every cell of a page out at once (Voilà's way) and on one laying out the
     cells after the first widget's once that widget shows (henkit's)."""
-    site = site_with_probe()
-    return two_servers_in_turn(browser, names, {
-        "all cells at once": VoilaServer(port=free_port(), site=site,
-                                         extra_args=("--HenkitVoila.hold_later_cells=False",)),
-        "later cells held": VoilaServer(port=free_port(), site=site),
-    }, preheated=True)
+    return setting_off_and_on(
+        browser, names, ("all cells at once", "--HenkitVoila.hold_later_cells=False"),
+        "later cells held", preheated=True)
 
 
 def run_whole_html(browser, names: list[str]) -> list[Result]:
     """The whole-html part: the probe and every dashboard opened cold on a server sending each
     page's HTML piece by piece as it is rendered (Voilà's way) and on one sending it whole
     once rendered (henkit's)."""
-    site = site_with_probe()
-    return two_servers_in_turn(browser, names, {
-        "in pieces": VoilaServer(port=free_port(), site=site,
-                                 extra_args=(*COLD, "--HenkitVoila.whole_html=False")),
-        "whole": VoilaServer(port=free_port(), site=site, extra_args=COLD),
-    }, preheated=False)
+    return setting_off_and_on(browser, names, ("in pieces", "--HenkitVoila.whole_html=False"),
+                              "whole", preheated=False)
 
 
 def two_servers_in_turn(browser, names: list[str], servers: dict[str, VoilaServer],
