@@ -65,6 +65,13 @@ SPOT_ON = Fraction(1, 2)
 CLOSE = Fraction(5)
 """A chance predicted within 5 percentage points is 'close'."""
 
+KEY = re.compile(r"[a-z0-9][a-z0-9-]{0,39}")
+"""A box's key: a stable name within its lesson ('two-dice-worm'), also the name of its answer
+cells' tag ('answer:two-dice-worm') and of the page class its reveal sets ('hk-revealed-...')."""
+REVEALED_CLASS = "hk-revealed-"
+"""Prefix of the class a box carries while its exact answer is shown: the dashboard template
+shows the cells tagged 'answer:<key>' only then."""
+
 _NUMBER = re.compile(r"[+-]?(\d+(\.\d*)?|\.\d+)")
 _RATIO = re.compile(r"(\d+)\s*/\s*(\d+)")
 
@@ -403,6 +410,12 @@ class Predict(w.VBox):
     time and so far (restarted with the seed), and the exact answer says the running frequency
     too. `explain` is a text shown with the exact answer (why it is so).
     Without an experiment the exact answer shows as soon as the prediction is locked.
+
+    `key` names the box within its lesson (lower-case letters, digits and '-'). On a dashboard
+    the cells tagged `answer:<key>` (the lesson's worked answer, its table or chart) stay hidden
+    until this box shows its exact answer: the box carries the class `hk-revealed-<key>` just
+    then, and the henkit template shows those cells while it does. In JupyterLab nothing is
+    hidden: the notebook reads top to bottom.
     """
 
     def __init__(
@@ -426,7 +439,11 @@ class Predict(w.VBox):
         explain: str = "",
         seed: Any = None,
         pin_seed: bool = False,
+        key: str | None = None,
     ) -> None:
+        if key is not None and (not isinstance(key, str) or not KEY.fullmatch(key)):
+            raise ValueError(f"key must be 1 to 40 lower-case letters, digits and '-' (starting "
+                             f"with a letter or digit), such as 'two-dice-worm', not {key!r}"[:300])
         if not isinstance(prompt, str) or not prompt.strip():
             raise ValueError(f"prompt must be the question, as text, not {prompt!r}"[:300])
         self.question = Question(kind, low, high, tuple(choices) if isinstance(
@@ -462,6 +479,7 @@ class Predict(w.VBox):
         pin_seed = flag(pin_seed, "pin_seed")
         first_seed = start_seed(seed, pin_seed) if run is not None else None
         self.prompt, self._answer, self.explain = prompt, answer, explain
+        self.key = key
         self.run_function = run
         self.experiment = experiment
         self.prediction: Fraction | str | None = None
@@ -737,6 +755,8 @@ class Predict(w.VBox):
                                   f"answer'><div>{words}</div>{why}</div>")
         set_shown(self.answer_html, True)
         set_shown(self.reveal_button, False)
+        if self.key is not None:
+            self.add_class(REVEALED_CLASS + self.key)
         say(self.status, "The exact answer is open, below.")
         return s
 
@@ -744,6 +764,8 @@ class Predict(w.VBox):
         """Clear the prediction, the answer and the experiment's results: predict afresh."""
         before = self.question.say(self.prediction) if self.prediction is not None else None
         self.prediction, self.locked, self.revealed, self.score = None, False, False, None
+        if self.key is not None:
+            self.remove_class(REVEALED_CLASS + self.key)
         self.input.disabled = False
         self._show_reading()
         if self._hidden:  # nothing to hide before the first lock

@@ -459,3 +459,26 @@ def test_the_parts_after_the_lock_are_made_then_in_their_place():
     p.set_prediction("30")
     p.lock()
     assert p.children == first  # made once
+
+
+# ----- the box's key: the lesson's answer cells shown with the answer ---------------------------
+
+
+def test_a_keyed_box_marks_the_page_only_while_its_answer_is_shown():
+    p = Predict("At least one worm in 8 dice?", 1 - Fraction(5, 6) ** 8, run=worms_in_20,
+                seed=3, key="eight-dice-worm")
+    assert p.key == "eight-dice-worm"
+    assert "hk-revealed-eight-dice-worm" not in p._dom_classes
+    p.set_prediction("70")
+    p.lock()
+    assert "hk-revealed-eight-dice-worm" not in p._dom_classes  # locked, not yet revealed
+    p.reveal()
+    assert "hk-revealed-eight-dice-worm" in p._dom_classes
+    p.again()  # a new prediction hides the answer cells again
+    assert "hk-revealed-eight-dice-worm" not in p._dom_classes
+
+
+@pytest.mark.parametrize("key", ["", "Two", "two_dice", "-two", "a" * 41, 3, "two dice"])
+def test_a_key_that_is_not_a_name_is_refused(key):
+    with pytest.raises(ValueError, match="key must be 1 to 40 lower-case letters"):
+        Predict("How likely?", Fraction(1, 2), key=key)
