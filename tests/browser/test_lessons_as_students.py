@@ -1,0 +1,200 @@
+"""The lessons as a student meets them, in Chromium: nothing on a dashboard gives a prediction
+box's answer away before the box is locked, the text carries no code talk, and a box's answer
+cells appear once it shows its answer (docs/writing-lessons.md).
+
+A small notebook with every tag checks the template's mechanism on its own, both ways a page is
+served (from a preheated kernel, and cold, its cells run after it has loaded); every dashboard
+is then read as a student reads it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .browsing import (
+    VoilaServer,
+    dashboards,
+    free_port,
+    open_dashboard_page,
+    wait_for_widgets,
+)
+
+pytestmark = pytest.mark.browser
+
+# What a student can read now: the text of the page's cells that are shown.
+VISIBLE = "() => document.getElementById('rendered_cells').innerText"
+# The text of every cell a student could open (answers and "Going further" included).
+STUDENT_TEXT = """() => [...document.querySelectorAll('#rendered_cells [cell-index]')]
+    .filter(c => !c.hasAttribute('data-hk-explorer'))
+    .map(c => c.textContent).join('\\n')"""
+CODE_ELEMENTS = """() => [...document.querySelectorAll(
+    '#rendered_cells [cell-index]:not([data-hk-explorer]) .jp-RenderedMarkdown code')]
+    .map(c => c.textContent)"""
+CODE_TALK = {
+    "a Python value": re.compile(r"\b(True|False|None)\b"),
+    "programmers' words": re.compile(r"\b(cells?|Python|notebooks?|kernels?|engine)\b", re.I),
+    "a function call": re.compile(r"\b[A-Za-z]*_[A-Za-z0-9_]*\("),
+    "a module name": re.compile(r"\b(henkit|numpy|ipywidgets)\b|\.py\b"),
+}
+
+TOY = {
+    "cells": [
+        ("markdown", [], "# A toy lesson\n\nRoll two dice."),
+        ("code", [], "from fractions import Fraction\nfrom henkit.widgets import Predict\n"
+                     "Predict('How likely is a double six?', Fraction(1, 36), key='double-six')"),
+        ("code", ["answer:double-six"], "print('Worked out: 1 of 36 rolls, 1/36.')"),
+        ("code", ["explorer"], "print('for the explorer: roll_outcomes(2)')"),
+        ("markdown", ["going-further"], "## Going further\n\nFurther text about three dice."),
+        ("code", [], "print('more further output')"),
+    ],
+}
+
+
+def toy_notebook(folder: Path) -> Path:
+    """A notebook with a keyed box, its answer cell, an explorer cell and "Going further"."""
+    cells = []
+    for kind, tags, text in TOY["cells"]:
+        cell = {"cell_type": kind, "metadata": {"tags": tags}, "source": text}
+        if kind == "code":
+            cell.update(execution_count=None, outputs=[])
+        cells.append(cell)
+    nb = {"cells": cells, "metadata": {"kernelspec": {"name": "python3",
+                                                      "display_name": "Python 3",
+                                                      "language": "python"}},
+          "nbformat": 4, "nbformat_minor": 5}
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "toy_lesson.ipynb"
+    path.write_text(json.dumps(nb))
+    return path
+
+
+@pytest.fixture(scope="module")
+def toy_servers(tmp_path_factory):
+    """The toy notebook served twice: from preheated kernels, and cold (no pool)."""
+    site = tmp_path_factory.mktemp("toy-site")
+    toy_notebook(site)
+    servers = [VoilaServer(port=free_port(), site=site, pool=2),
+               VoilaServer(port=free_port(), site=site, pool=0)]
+    try:
+        for server in servers:
+            server.start()
+        servers[0].wait_for_pools(["toy_lesson.ipynb"])
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def lock(page, box, typed: str | None = None) -> None:
+    """Type (or pick) a prediction in a box, lock it and ask for the exact answer."""
+    text = box.locator("input[type=text]")
+    if text.count():
+        placeholder = text.first.get_attribute("placeholder") or ""
+        text.first.fill(typed or placeholder.removeprefix("e.g. ").strip() or "50")
+        text.first.press("Tab")
+    else:
+        box.locator("input[type=radio]").first.check()
+    box.get_by_role("button", name="Lock my prediction").click()
+    answer = box.locator(".hk-answer")
+    reveal = box.get_by_role("button", name="Show the exact answer")
+    reveal.or_(answer).first.wait_for(timeout=20_000)
+    if not answer.count() or not answer.first.is_visible():
+        reveal.click()
+    answer.first.wait_for(timeout=20_000)
+
+
+@pytest.mark.parametrize("cold", [False, True], ids=["preheated", "cold"])
+def test_the_template_keeps_answers_explorer_cells_and_going_further_back(
+        toy_servers, page, cold):
+    server = toy_servers[int(cold)]
+    open_dashboard_page(page, server, "toy_lesson.ipynb")
+    wait_for_widgets(page)
+    page.get_by_text("Predict.").first.wait_for()
+    before = page.evaluate(VISIBLE)
+    assert "Roll two dice" in before and "How likely is a double six?" in before
+    assert "Worked out" not in before  # the answer cell waits for the box
+    assert "for the explorer" not in before
+    assert "Further text" not in before and "more further output" not in before
+    # The answer cell is on the page (it ran), only not shown.
+    page.locator("[data-hk-answer='double-six']").get_by_text("Worked out").wait_for(
+        state="attached")
+    toggle = page.get_by_role("button", name="Going further")
+    assert toggle.get_attribute("aria-expanded") == "false"
+
+    box = page.locator(".hk-predict").first
+    lock(page, box, "5")
+    page.get_by_text("Worked out: 1 of 36 rolls").wait_for(state="visible")
+    assert "Worked out" in page.evaluate(VISIBLE)
+    box.get_by_role("button", name="Predict again").click()
+    page.get_by_text("Worked out: 1 of 36 rolls").wait_for(state="hidden")
+
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    page.get_by_text("more further output").wait_for(state="visible")
+    shown = page.evaluate(VISIBLE)
+    assert "Further text about three dice" in shown and "for the explorer" not in shown
+    toggle.click()
+    page.get_by_text("Further text about three dice").wait_for(state="hidden")
+    assert not page.log.problems(), page.log.problems()
+
+
+# ----- every dashboard, read as a student reads it -------------------------------------------
+
+
+def answer_forms(answer_text: str) -> list[re.Pattern]:
+    """The ways a box's numeric answer could be written on the page, from what the box says:
+    'You said 40 %; exact 30.6 % (11/36): ...' gives 11/36, 30.6 % and 0.306."""
+    m = re.search(r"exact (.*?): ", answer_text)
+    if not m:
+        return []  # a choice: its answer is a word, which may well appear in the text
+    exact = m.group(1)
+    forms = []
+    for num, den in re.findall(r"(\d+)/(\d+)", exact):
+        if int(den) > 6:  # 1/6 and 1/2 are the lessons' vocabulary, not an answer given away
+            forms.append(re.compile(rf"(?<![\d/.]){num}\s*/\s*{den}(?![\d/])"))
+    for percent in re.findall(r"(\d+\.\d+) %", exact):
+        if not percent.endswith(".0"):
+            forms.append(re.compile(rf"(?<![\d.]){re.escape(percent)}\d*\s*%"))
+            decimal = f"{float(percent) / 100:.3f}"
+            forms.append(re.compile(rf"(?<![\d.]){re.escape(decimal)}"))
+    if "%" not in exact:
+        for number in re.findall(r"\d+\.\d+", exact):
+            if not re.fullmatch(r"\d+\.0+", number):
+                forms.append(re.compile(rf"(?<![\d./]){re.escape(number)}(?!\d)"))
+    return forms
+
+
+@pytest.mark.parametrize("name", dashboards())
+def test_a_dashboard_gives_no_answer_away_and_talks_no_code(voila, page, name):
+    open_dashboard_page(page, voila, name)
+    wait_for_widgets(page)
+    before = page.evaluate(VISIBLE)
+    text = page.evaluate(STUDENT_TEXT)
+    talk = [f"{what}: {text[max(0, m.start() - 40):m.end() + 40]!r}"
+            for what, pattern in CODE_TALK.items() for m in pattern.finditer(text)]
+    talk += [f"inline code: {c!r}" for c in page.evaluate(CODE_ELEMENTS)]
+    assert not talk, f"{name} talks code to students:\n" + "\n".join(talk[:20])
+
+    boxes = page.locator(".hk-predict")
+    for i in range(boxes.count()):
+        box = boxes.nth(i)
+        box.scroll_into_view_if_needed()
+        key = re.search(r"hk-revealed-([a-z0-9-]+)", box.get_attribute("class") or "")
+        assert key is None, f"{name}: box {i} shows its answer before its lock"
+        lock(page, box)
+        said = box.locator(".hk-answer").inner_text()
+        for form in answer_forms(said):
+            found = form.search(before)
+            assert found is None, (
+                f"{name}: box {i}'s answer ({said!r}) is on the page before its lock: "
+                f"...{before[max(0, found.start() - 80):found.end() + 40]!r}...")
+        classes = box.get_attribute("class") or ""
+        revealed = re.search(r"hk-revealed-([a-z0-9-]+)", classes)
+        assert revealed, f"{name}: box {i} has no key"
+        cells = page.locator(f"[data-hk-answer~='{revealed.group(1)}']")
+        for j in range(cells.count()):
+            assert cells.nth(j).is_visible(), f"{name}: box {i}'s answer cell stays hidden"
