@@ -6,6 +6,8 @@ its tests and its charts (`henkit.charts.spread`) get every number from one plac
 - `spread_of`: the mean, variance and standard deviation of any exact distribution;
 - `turn_worms` / `policy_worms`: the worms a fresh turn wins on a full grill under a way of
   playing (a threshold rule, the solver's most worms, the solver's best chance of a total);
+- `target_policy`: the best chance of a total, and once it is out of reach the most worms (a
+  player's rule: the solver playing for the total alone stops with nothing once it cannot reach it);
 - `sum_of_turns`, `chance_at_least`: several independent turns added up;
 - waiting times: `geometric` (independent tries, each a hit with chance p), `waiting_spread`,
   `draws_until` (drawing without putting back: the first of `copies` cards in a deck), and
@@ -38,7 +40,14 @@ from henkit.henpen.dice import (
     sample_rolls,
 )
 from henkit.henpen.inputs import as_fraction, check_flag, check_seed
-from henkit.henpen.odds import EndDistribution, TurnReward, position_reward, solve_turn
+from henkit.henpen.odds import (
+    TIE_TOLERANCE,
+    EndDistribution,
+    TurnReward,
+    position_reward,
+    solve_turn,
+)
+from henkit.henpen.turnspace import TurnPolicy
 
 __all__ = [
     "Spread",
@@ -50,6 +59,7 @@ __all__ = [
     "simulate_roll_totals",
     "spread_of",
     "sum_of_turns",
+    "target_policy",
     "turn_worms",
     "waiting_spread",
     "waits",
@@ -163,13 +173,55 @@ def turn_worms(ends: EndDistribution, reward: TurnReward | None = None) -> dict[
     return dict(sorted(out.items()))
 
 
-POLICY = re.compile(r"stop at (\d+)|most worms|best chance of (\d+) or more")
+POLICY = re.compile(r"stop at (\d+)|most worms|best chance of (\d+) or more(, then most worms)?")
+
+
+def target_policy(target: int, exact: bool = False) -> TurnPolicy:
+    """A fresh turn on a full grill played for the best chance of a total of `target` or more
+    (with a worm) and, once that is out of reach, for the most worms still to be won.
+
+    The solver playing for the target alone ('best chance of T or more') values every move at 0
+    once no roll can bring the total to T, and its tie-break then stops at once, often below 21
+    with nothing to claim. A player would play on. So, here: at a moment of the turn where the
+    chance of the target is 0, the most-worms solver decides whether to stop or roll; at a roll
+    where no face leaves any chance of the target, it picks the face too (and every later
+    moment is out of reach). Everywhere else the target's solver decides, with its tie-breaks.
+    With `exact` the chances are Fractions and "out of reach" is a chance of exactly 0; in float
+    mode a chance within the solver's tie tolerance of 0 counts as 0.
+    """
+    exact = check_flag(exact, "exact")
+    return _target_policy(whole(target, "target (a total)", 0, position_reward().max_total), exact)
+
+
+@cache
+def _target_policy(target: int, exact: bool) -> TurnPolicy:
+    reward = position_reward()
+    goal = solve_turn(TurnReward.at_least(target, reward.max_total), exact=exact)
+    worms = solve_turn(reward, exact=exact)
+    space = goal.space
+    if worms.space is not space:  # both are the fresh turn of the rules' dice: one cached space
+        raise RuntimeError("the two solutions of a fresh turn cover different spaces")
+    # The target's chance at every node (FAIL last), as the solver keeps it: whole numbers over
+    # one scale when exact, floats otherwise; positive means the target is still within reach.
+    value = np.array([v > 0 for v in goal._value] if exact else
+                     np.asarray(goal._value) > TIE_TOLERANCE * TurnReward.at_least(
+                         target, reward.max_total).scale)
+    node_live = value[:-1]
+    edge_live = value[space.edge_child]
+    pair_live = np.logical_or.reduceat(edge_live, space.pair_edge_start[:-1]) if edge_live.size \
+        else np.zeros(0, dtype=bool)
+    mine, other = goal.policy, worms.policy
+    choice = np.where(pair_live, mine.choice, other.choice)
+    stop = np.where(node_live, mine.stop[:-1], other.stop[:-1])
+    return TurnPolicy(space, choice, stop, f"best chance of {target} or more, then most worms")
 
 
 def policy_worms(names: Iterable[str], exact: bool = False) -> dict[str, dict[int, Number]]:
     """Worms per fresh turn on a full grill, by way of playing: 'stop at T' (the threshold rule),
-    'most worms' (the solver's best expected worms) or 'best chance of T or more' (the solver
-    playing for a total of at least T, with a worm). Exact fractions when `exact`."""
+    'most worms' (the solver's best expected worms), 'best chance of T or more' (the solver
+    playing for a total of at least T, with a worm) or 'best chance of T or more, then most
+    worms' (the same, playing on for the most worms once T is out of reach: `target_policy`).
+    Exact fractions when `exact`."""
     exact = check_flag(exact, "exact")
     if isinstance(names, str | bytes) or not isinstance(names, Iterable):
         raise ValueError(f"names must be a list of ways of playing, not {names!r}")
@@ -178,11 +230,15 @@ def policy_worms(names: Iterable[str], exact: bool = False) -> dict[str, dict[in
     for name in names:
         m = POLICY.fullmatch(name) if isinstance(name, str) else None
         if m is None:
-            raise ValueError(f"a way of playing is 'stop at T', 'most worms' or 'best chance of T "
-                             f"or more' (T a total from 0 to {reward.max_total}), not {name!r}")
+            raise ValueError(f"a way of playing is 'stop at T', 'most worms', 'best chance of T "
+                             f"or more' or 'best chance of T or more, then most worms' (T a total "
+                             f"from 0 to {reward.max_total}), not {name!r}")
         if m.group(1) is not None:
             t = whole(int(m.group(1)), "T", 0, reward.max_total)
             ends = threshold_policy(t).end_distribution(exact=exact)
+        elif m.group(3) is not None:
+            t = whole(int(m.group(2)), "T", 0, reward.max_total)
+            ends = target_policy(t, exact).end_distribution(exact=exact)
         else:
             goal = reward if m.group(2) is None else TurnReward.at_least(
                 whole(int(m.group(2)), "T", 0, reward.max_total), reward.max_total)
