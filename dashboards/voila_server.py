@@ -138,7 +138,8 @@ from nbclient.exceptions import CellExecutionError
 from nbconvert.exporters.templateexporter import TemplateExporter
 from tornado.web import GZipContentEncoding, HTTPError, RequestHandler, StaticFileHandler
 from tornado.websocket import WebSocketClosedError
-from traitlets import Bool, Int, Unicode
+from jupyter_server.auth.authorizer import Authorizer
+from traitlets import Bool, Float, Int, Type, Unicode
 from voila.app import Voila, _kernel_id_regex
 from voila.configuration import VoilaConfiguration
 from voila.execute import VoilaExecutor, strip_code_cell_warnings
@@ -146,9 +147,13 @@ from voila.exporter import VoilaExporter
 from voila.notebook_renderer import NotebookRenderer
 from voila.tornado.execution_request_handler import ExecutionRequestHandler
 from voila.tornado.handler import TornadoVoilaHandler
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from henkit.display import PLOTLY_JS
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # page_guard beside this file
+from page_guard import FULL_PAGE, PageAuthorizer, Pages, allowed_here, viewer_of  # noqa: E402
 
 #: How long one wait lasts before the socket is asked directly (seconds): the longest a lost
 #: wake-up can delay a page.
@@ -439,11 +444,29 @@ class ColdPagesProgressive(TornadoVoilaHandler):
         return preheated
 
     async def get_generator(self, path: str | None = None):
+        pages: Pages | None = self.settings.get("henkit_pages")
+        if pages is not None:
+            refusal = pages.refusal(len(self.kernel_manager.list_kernel_ids()),
+                                    self.request.remote_ip,
+                                    pages.budget(lambda: kernels_rss_mb(os.getpid())))
+            if refusal is not None:
+                # At once, and no kernel is started: a page beyond the budget costs nothing.
+                self.log.warning("A page of %s refused (%s): %s", path, self.request.remote_ip,
+                                 refusal)
+                self.set_status(503)
+                self.set_header("Retry-After", "60")
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                yield FULL_PAGE.replace("{reason}", refusal)
+                return
+        viewer, bound = viewer_of(self), pages is None
         self._notebook_path = self.notebook_path or path  # as Voilà's generator names it
         first = self._run_early
         held: list[str] = []
         hold: bool | None = None  # known once Voilà has chosen how to serve the page
         async for html in super().get_generator(path):
+            if not bound and viewer is not None:
+                # The kernel is bound to this viewer before the piece that names it goes out.
+                bound = pages.bind_from_html(html, viewer, self.request.remote_ip) is not None
             if first:
                 # A progressive page's kernel has been asked for before its first piece is
                 # sent, and its notebook kept for it: its cells start now.
@@ -758,6 +781,11 @@ class CellRunner(ExecutionRequestHandler):
 
     _executor = None
 
+    async def prepare(self) -> None:
+        await super().prepare()
+        if not allowed_here(self):  # only the page the kernel was served to runs its cells
+            raise HTTPError(403)
+
     async def on_message(self, message: str | bytes) -> None:
         try:
             early = self._early_run(message)
@@ -860,7 +888,34 @@ def states_answer(content: dict) -> bool:
     return isinstance(data, dict) and data.get("method") == "update_states"
 
 
-class KernelSocket(VoilaKernelWebsocketHandler):
+class CountedKernelSocket(VoilaKernelWebsocketHandler):
+    """Voilà's kernel websocket, telling the page guard when a page connects and goes (Jupyter's
+    own check, through PageAuthorizer, lets only the kernel's own viewer in)."""
+
+    async def open(self, kernel_id: str) -> None:
+        await super().open(kernel_id)
+        pages: Pages | None = self.settings.get("henkit_pages")
+        if pages is not None:
+            pages.connected(kernel_id)
+
+    def on_close(self) -> None:
+        super().on_close()
+        pages: Pages | None = self.settings.get("henkit_pages")
+        if pages is not None and getattr(self, "kernel_id", None):
+            pages.disconnected(self.kernel_id)
+
+
+class GuardedShutdown(VoilaShutdownKernelHandler):
+    """Voilà's route a page calls to shut its kernel down as its tab closes, for that page's
+    viewer only (Voilà's own asks only that the viewer has a cookie, which anyone can get)."""
+
+    async def post(self, kernel_id: str) -> None:
+        if not allowed_here(self):
+            raise HTTPError(403)
+        await super().post(kernel_id)
+
+
+class KernelSocket(CountedKernelSocket):
     """Voilà's kernel websocket for a page, holding the page's early run (EarlyRun) from the
     moment it connects until the widget states have gone out to it, or the kernel has refused
     to send them (it closes the comm they were asked on); it does not carry the outputs of the
@@ -1010,8 +1065,19 @@ class HenkitVoila(Voila):
     run_early = Bool(True, config=True, help="Run a progressive page's cells as soon as its "
                                              "kernel is up (False: when the page asks, once its "
                                              "widget manager has started, as Voilà does).")
+    max_kernels = Int(0, config=True, help="Kernels the server runs at most, preheated ones "
+                                           "too; 0: what 3/4 of the machine's memory holds.")
+    kernels_per_address = Int(6, config=True, help="Pages one client address may hold at once "
+                                                   "(a student's tabs); 0: no cap.")
+    page_grace = Float(120.0, config=True, help="Seconds a page's kernel is kept with no page "
+                                                "connected before it is shut down.")
+    authorizer_class = Type(PageAuthorizer, klass=Authorizer, config=True,
+                            help="Jupyter Server's authorizer: a kernel answers only its page.")
 
     def init_settings(self) -> dict:
+        if self.max_kernels < 0 or self.kernels_per_address < 0 or self.page_grace < 0:
+            raise ValueError("max_kernels, kernels_per_address and page_grace are 0 or more")
+        self.pages = Pages(self.max_kernels, self.kernels_per_address, self.page_grace)
         if self.lesson:
             self._configure_lesson()
         if self.compile_once:
@@ -1026,12 +1092,30 @@ class HenkitVoila(Voila):
             **resources, "henkit_preload": scripts, "henkit_text_first": self.text_first,
             "henkit_hold_later_cells": self.hold_later_cells}
         # Voilà itself applies tornado_settings only after the application is built.
-        settings = {**super().init_settings(), **self.tornado_settings}
+        settings = {**super().init_settings(), **self.tornado_settings,
+                    "henkit_pages": self.pages}
+        asyncio.get_event_loop().create_task(self._reap_abandoned())
         if self.lesson:
             asyncio.get_event_loop().create_task(self._announce_lesson(time.monotonic()))
         if self.compress_ahead and settings.get("compress_response"):
             asyncio.get_event_loop().create_task(self._compress_ahead(scripts))
         return settings
+
+    async def _reap_abandoned(self) -> None:
+        """Shut down, every few seconds, the kernels whose page has gone without saying so."""
+        interval = max(1.0, min(15.0, self.page_grace / 4))
+        while True:
+            await asyncio.sleep(interval)
+            self.pages.forget(self.kernel_manager.list_kernel_ids())
+            for kernel_id in self.pages.abandoned():
+                self.log.info("A page went away without closing (%s): its kernel %s is shut "
+                              "down after %.0f s with no page", self.pages.pages[kernel_id].address,
+                              kernel_id, self.page_grace)
+                self.pages.pages.pop(kernel_id, None)
+                try:
+                    await ensure_async(self.kernel_manager.shutdown_kernel(kernel_id))
+                except (KeyError, RuntimeError) as error:  # gone already
+                    self.log.info("Kernel %s was gone already (%s)", kernel_id, error)
 
     async def _compress_ahead(self, scripts: list[str]) -> None:
         """Have the scripts every page loads (the preload list) and plotly.js compressed as the
@@ -1113,8 +1197,10 @@ class HenkitVoila(Voila):
                            "run_early": self.run_early, "whole_html": self.whole_html}]
             elif handler is ExecutionRequestHandler:
                 handler = CellRunner
-            elif handler is VoilaKernelWebsocketHandler and self.run_early:
-                handler = KernelSocket
+            elif handler is VoilaKernelWebsocketHandler:
+                handler = KernelSocket if self.run_early else CountedKernelSocket
+            elif handler is VoilaShutdownKernelHandler:
+                handler = GuardedShutdown
             if isinstance(handler, type) and issubclass(handler, StaticFileHandler):
                 handler = type(handler.__name__, (GzipStaticFiles, handler), {})
             if kwargs and pattern.endswith("/voila/labextensions/(.*)"):

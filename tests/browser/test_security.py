@@ -68,13 +68,16 @@ def decode(raw: str | bytes, protocol: str) -> tuple[str, str]:
     return msg["channel"], msg["header"]["msg_type"]
 
 
-async def try_to_execute(base: str, kernel_id: str, code: str, protocol: str) -> list[str]:
-    """Send execute_request then kernel_info_request; return every message type received until
-    the kernel_info_reply (the shell channel answers in order, so an executed request's
-    execute_reply would come first) plus one more second of listening."""
+async def try_to_execute(base: str, kernel_id: str, code: str, protocol: str,
+                         cookie: str) -> list[str]:
+    """Send execute_request then kernel_info_request as the viewer whose cookies are `cookie`
+    (the kernel's own page's: no one else's connection is let in); return every message type
+    received until the kernel_info_reply (the shell channel answers in order, so an executed
+    request's execute_reply would come first) plus one more second of listening."""
     session = uuid.uuid4().hex
     ws_url = base.replace("http://", "ws://") + f"api/kernels/{kernel_id}/channels"
-    request = HTTPRequest(f"{ws_url}?session_id={session}", headers={"Origin": base.rstrip("/")})
+    request = HTTPRequest(f"{ws_url}?session_id={session}",
+                          headers={"Origin": base.rstrip("/"), "Cookie": cookie})
     conn = await websocket_connect(request, subprotocols=[protocol] if protocol == V1 else None)
     try:
         await conn.write_message(
@@ -113,7 +116,8 @@ def test_the_dashboard_kernel_refuses_code_sent_by_a_viewer(page, probe, tmp_pat
 
     # Playwright's sync API owns this thread's event loop: talk to the socket from another.
     with ThreadPoolExecutor(1) as pool:
-        seen = pool.submit(asyncio.run, try_to_execute(probe.url, kernel_id, code, protocol))
+        seen = pool.submit(asyncio.run, try_to_execute(probe.url, kernel_id, code, protocol,
+                                                       cookies_of(page)))
         seen = seen.result()
 
     assert "kernel_info_reply" in seen, f"the websocket answered nothing useful: {seen}"
@@ -122,6 +126,11 @@ def test_the_dashboard_kernel_refuses_code_sent_by_a_viewer(page, probe, tmp_pat
     assert 'Received message of type "execute_request", which is not allowed' in probe.log()
     # The dashboard itself still works on its own connection after the attempt.
     assert page.locator(".jupyter-widgets").first.is_visible()
+
+
+def cookies_of(page) -> str:
+    """A page's cookies as a Cookie header: what its own requests carry."""
+    return "; ".join(f"{c['name']}={c['value']}" for c in page.context.cookies())
 
 
 def status(url: str, method: str = "GET") -> int:
@@ -247,6 +256,34 @@ def fetch(url: str, method: str = "GET") -> tuple[int, bytes]:
         conn.close()
 
 
+def viewer_get(url: str, cookie: str = "") -> tuple[int, bytes, str]:
+    """GET as a client of its own (curl, a script): status, body, and the cookies it holds after
+    (those it sent, updated by the server's Set-Cookie)."""
+    import http.client
+    from http.cookies import SimpleCookie
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=60)
+    try:
+        conn.request("GET", parts.path + (f"?{parts.query}" if parts.query else ""),
+                     headers={"Cookie": cookie} if cookie else {})
+        response = conn.getresponse()
+        jar = SimpleCookie(cookie)
+        for header in response.headers.get_all("Set-Cookie") or []:
+            jar.load(header)
+        return (response.status, response.read(),
+                "; ".join(f"{k}={m.value}" for k, m in jar.items()))
+    finally:
+        conn.close()
+
+
+def kernel_in(html: bytes) -> str:
+    """The kernel id a served page names."""
+    config = re.search(rb'id="jupyter-config-data"[^>]*>(.*?)</script>', html, re.DOTALL)
+    return json.loads(config.group(1))["kernelId"]
+
+
 def pool_paths(pool) -> list[str]:
     """Addresses a viewer could try for the pool file: relative and absolute traversals through
     every file-serving route, encoded and not, and the copies left in the served folder."""
@@ -302,15 +339,175 @@ def test_a_viewer_cannot_delete_or_change_class_records_through_the_server(class
 def test_a_dashboard_kernel_refuses_a_viewers_code_against_the_pool(class_server, protocol):
     server, pool, before, _ = class_server
     # The page a viewer gets names its kernel (no browser needed for that).
-    status_code, html = fetch(server.dashboard_url(PROBE.name))
+    status_code, html, cookie = viewer_get(server.dashboard_url(PROBE.name))
     assert status_code == 200
-    config = re.search(rb'id="jupyter-config-data"[^>]*>(.*?)</script>', html, re.DOTALL)
-    kernel_id = json.loads(config.group(1))["kernelId"]
+    kernel_id = kernel_in(html)
     code = ("import os, sqlite3; sqlite3.connect(os.environ['HENKIT_CLASS_DB'])"
             ".execute('DELETE FROM henkit_records'); os.remove(os.environ['HENKIT_CLASS_DB'])")
     with ThreadPoolExecutor(1) as pool_thread:
         seen = pool_thread.submit(
-            asyncio.run, try_to_execute(server.url, kernel_id, code, protocol)).result()
+            asyncio.run, try_to_execute(server.url, kernel_id, code, protocol, cookie)).result()
     assert "kernel_info_reply" in seen, seen
     assert not {"execute_reply", "execute_input", "execute_result", "error"} & set(seen), seen
     assert pool.is_file() and records_now(pool) == before
+
+
+# --- Each kernel answers only its own page (dashboards/page_guard.py) ------------------------------
+
+
+def request_as(url: str, method: str, cookie: str = "") -> int:
+    """The status a request gets from a client holding `cookie` (its _xsrf token sent back as
+    Jupyter asks, so that only the kernel check can refuse it)."""
+    import http.client
+    from http.cookies import SimpleCookie
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(url)
+    headers = {"Content-Type": "application/json"}
+    if cookie:
+        headers["Cookie"] = cookie
+        xsrf = SimpleCookie(cookie).get("_xsrf")
+        if xsrf is not None:
+            headers["X-XSRFToken"] = xsrf.value
+    conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=20)
+    try:
+        body = b"{}" if method in {"POST", "PUT", "PATCH"} else None
+        conn.request(method, parts.path, body=body, headers=headers)
+        return conn.getresponse().status
+    finally:
+        conn.close()
+
+
+async def websocket_answer(url: str, cookie: str) -> str:
+    """'open' if a websocket to `url` is let in with `cookie`, else the HTTP status it got."""
+    from tornado.httpclient import HTTPClientError
+
+    base = url.split("/api/")[0].split("/voila/")[0]
+    request = HTTPRequest(url.replace("http://", "ws://"),
+                          headers={"Origin": base, **({"Cookie": cookie} if cookie else {})})
+    try:
+        conn = await websocket_connect(request)
+    except HTTPClientError as e:
+        return str(e.code)
+    conn.close()
+    return "open"
+
+
+def test_another_viewer_cannot_end_drive_or_join_a_pages_kernel(page, probe):
+    open_dashboard_page(page, probe, PROBE.name)
+    wait_for_widgets(page)
+    kernel_id = page_config(page)["kernelId"]
+    # A second viewer, as a script on the same network: it knows the id (read off the owner's
+    # screen or the wire) and has cookies of its own (the landing page gives them).
+    _, _, stranger = viewer_get(probe.url)
+    assert "_xsrf=" in stranger
+    refused = {}
+    for cookie in (stranger, ""):
+        for method, path in [("DELETE", f"api/kernels/{kernel_id}"),
+                             ("GET", f"api/kernels/{kernel_id}"),
+                             ("POST", f"api/kernels/{kernel_id}/interrupt"),
+                             ("POST", f"api/kernels/{kernel_id}/restart"),
+                             ("POST", f"voila/api/shutdown/{kernel_id}")]:
+            refused[(bool(cookie), method, path)] = request_as(probe.url + path, method, cookie)
+        with ThreadPoolExecutor(1) as pool:
+            for route in (f"api/kernels/{kernel_id}/channels", f"voila/execution/{kernel_id}"):
+                refused[(bool(cookie), "WS", route)] = pool.submit(
+                    asyncio.run, websocket_answer(probe.url + route, cookie)).result()
+    let_in = {k: v for k, v in refused.items() if str(v) not in {"403", "404", "405"}}
+    assert let_in == {}, let_in
+    assert "403" in {str(v) for v in refused.values()}  # refused by the guard, not by a 404
+    # The owner's kernel is untouched, and the owner still reaches it.
+    owner = cookies_of(page)
+    assert request_as(probe.url + f"api/kernels/{kernel_id}", "GET", owner) == 200
+    with ThreadPoolExecutor(1) as pool:
+        seen = pool.submit(asyncio.run, try_to_execute(probe.url, kernel_id, "1", "legacy-json",
+                                                       owner)).result()
+    assert "kernel_info_reply" in seen, seen
+    assert page.locator(".jupyter-widgets").first.is_visible()
+
+
+def test_a_page_can_still_shut_its_own_kernel_down(page, probe):
+    open_dashboard_page(page, probe, PROBE.name)
+    wait_for_widgets(page)
+    kernel_id = page_config(page)["kernelId"]
+    owner = cookies_of(page)
+    assert request_as(probe.url + f"voila/api/shutdown/{kernel_id}", "POST", owner) == 204
+    assert request_as(probe.url + f"api/kernels/{kernel_id}", "GET", owner) in {403, 404}
+
+
+# --- A kernel budget: a cap in all, a cap per address, abandoned pages' kernels shut down --------
+
+
+def budget_server_for(tmp_path_factory, *args: str):
+    """Voilà serving the probe cold (no preheated kernel), with the guard's settings `args`."""
+    from .browsing import VoilaServer, free_port, probe_site
+
+    site = probe_site(tmp_path_factory.mktemp("budget-site"))
+    return VoilaServer(port=free_port(), site=site, pool=0, extra_args=args).start()
+
+
+@pytest.fixture(scope="module")
+def capped(tmp_path_factory):
+    """At most 3 kernels, any number per address; a page's kernel kept 4 s with no page."""
+    server = budget_server_for(tmp_path_factory, "--HenkitVoila.max_kernels=3",
+                               "--HenkitVoila.kernels_per_address=0",
+                               "--HenkitVoila.page_grace=4")
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+def wait_for_kernels(server, count: int, timeout: float = 60) -> int:
+    """Wait until the server runs `count` kernels; how many it runs then."""
+    import time
+
+    deadline = time.monotonic() + timeout
+    while len(server.kernel_pids()) != count and time.monotonic() < deadline:
+        time.sleep(0.25)
+    return len(server.kernel_pids())
+
+
+def test_pages_beyond_the_cap_are_told_the_server_is_full_at_once(capped):
+    import time
+
+    wait_for_kernels(capped, 0)
+    url = capped.dashboard_url(PROBE.name)
+    for _ in range(3):
+        assert viewer_get(url)[0] == 200
+    assert wait_for_kernels(capped, 3) == 3
+    started = time.monotonic()
+    code, body, _ = viewer_get(url)
+    assert code == 503 and b"The server is full" in body and b"3 places" in body
+    assert time.monotonic() - started < 2
+    time.sleep(1)
+    assert len(capped.kernel_pids()) == 3  # no kernel for a refused page
+    # None of the three pages ever connected: their kernels go after the grace, and the server
+    # serves again.
+    assert wait_for_kernels(capped, 0, timeout=30) == 0
+    assert "went away without closing" in capped.log()
+    assert viewer_get(url)[0] == 200
+
+
+def test_a_connected_page_keeps_its_kernel_past_the_grace(capped, page):
+    import time
+
+    wait_for_kernels(capped, 0, timeout=30)
+    open_dashboard_page(page, capped, PROBE.name)
+    wait_for_widgets(page)
+    kernel_id = page_config(page)["kernelId"]
+    time.sleep(8)  # twice the grace
+    assert request_as(capped.url + f"api/kernels/{kernel_id}", "GET", cookies_of(page)) == 200
+    assert page.locator(".jupyter-widgets").first.is_visible()
+
+
+def test_one_address_holds_only_so_many_pages(tmp_path_factory):
+    server = budget_server_for(tmp_path_factory, "--HenkitVoila.kernels_per_address=2")
+    try:
+        url = server.dashboard_url(PROBE.name)
+        assert [viewer_get(url)[0] for _ in range(2)] == [200, 200]
+        code, body, _ = viewer_get(url)
+        assert code == 503 and b"already has 2 lessons open" in body
+        assert wait_for_kernels(server, 2) == 2
+    finally:
+        server.stop()
