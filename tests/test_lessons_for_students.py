@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import re
+
 import pytest
 
 from .lesson_text import NOTEBOOKS, cells, source
@@ -26,7 +27,7 @@ CODE_TALK = {
     "inline code": re.compile(r"`"),
     "a Python value": re.compile(r"\b(True|False|None)\b"),
     "programmers' words": re.compile(
-        r"\b(cells?|code|Python|notebooks?|kernels?|engine|functions?|variables?)\b", re.I),
+        r"\b(cells?|code|Python|notebooks?|kernels?|engine|functions?|variables?)\b", re.IGNORECASE),
     "a function call": re.compile(r"\b[A-Za-z_]*[a-z_][A-Za-z0-9_]{2,}\((?!s\))"),
     "a module name": re.compile(r"\b(henkit|numpy|np|plotly|ipywidgets|Fraction)\b|\.py\b"),
 }
@@ -49,7 +50,7 @@ def student_cells(name: str) -> list[tuple[dict, bool]]:
 
 def plain(markup: str) -> str:
     """Markdown or HTML as the words it shows (tags and markdown marks dropped)."""
-    text = re.sub(r"<(script|style)\b.*?</\1>", " ", markup, flags=re.S | re.I)
+    text = re.sub(r"<(script|style)\b.*?</\1>", " ", markup, flags=re.DOTALL | re.IGNORECASE)
     text = re.sub(r"<[^>]+>", " ", text)
     text = re.sub(r"[#*_|>]+", " ", text)
     return html.unescape(text)
@@ -81,7 +82,7 @@ def student_text(name: str, *, core_only: bool, with_answers: bool) -> str:
         if cell["cell_type"] == "markdown":
             md = source(cell)
             if not with_answers:
-                md = re.sub(r"<details>.*?</details>", " ", md, flags=re.S)
+                md = re.sub(r"<details>.*?</details>", " ", md, flags=re.DOTALL)
             parts.append(md)
         elif cell["cell_type"] == "code":
             parts.append(output_text(cell))

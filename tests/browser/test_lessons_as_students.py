@@ -36,7 +36,7 @@ CODE_ELEMENTS = """() => [...document.querySelectorAll(
     .map(c => c.textContent)"""
 CODE_TALK = {
     "a Python value": re.compile(r"\b(True|False|None)\b"),
-    "programmers' words": re.compile(r"\b(cells?|Python|notebooks?|kernels?|engine)\b", re.I),
+    "programmers' words": re.compile(r"\b(cells?|Python|notebooks?|kernels?|engine)\b", re.IGNORECASE),
     "a function call": re.compile(r"\b[A-Za-z]*_[A-Za-z0-9_]*\("),
     "a module name": re.compile(r"\b(henkit|numpy|ipywidgets)\b|\.py\b"),
 }
@@ -44,8 +44,9 @@ CODE_TALK = {
 TOY = {
     "cells": [
         ("markdown", [], "# A toy lesson\n\nRoll two dice."),
-        ("code", [], "from fractions import Fraction\nfrom henkit.widgets import Predict\n"
-                     "Predict('How likely is a double six?', Fraction(1, 36), key='double-six')"),
+        ("code", [], ("from fractions import Fraction\nfrom henkit.widgets import Predict\n"
+                      "Predict('How likely is a double six?', Fraction(1, 36), "
+                      "key='double-six')")),
         ("code", ["answer:double-six"], "print('Worked out: 1 of 36 rolls, 1/36.')"),
         ("code", ["explorer"], "print('for the explorer: roll_outcomes(2)')"),
         ("markdown", ["going-further"], "## Going further\n\nFurther text about three dice."),
