@@ -312,6 +312,12 @@ class GzipStaticFiles(StaticFileHandler):
         try:
             self.path = self.parse_url_path(path)  # as Tornado's get sets it, for the checks
             absolute = self.get_absolute_path(self.root, self.path)
+        except (ValueError, AssertionError) as e:
+            # Voilà's template files split a path into template, "static" and file, and assert
+            # its parts: a path that climbs out of them ("static/../conf.json") names no file
+            # (it failed with a 500).
+            raise HTTPError(404) from e
+        try:
             if os.path.isfile(absolute):
                 checked = super().validate_absolute_path(self.root, absolute)
                 if checked is not None and self._serve_gzipped(checked):
@@ -1021,6 +1027,16 @@ def rules_page(game: str, rules: Path = RULES) -> str:
             f"<body><main>\n{body}</main></body></html>\n")
 
 
+class NotServed(RequestHandler):
+    """A route Jupyter adds that the dashboards have no use for (its login and logout pages,
+    which need a password the dashboards do not have, and failed with a 500): 404."""
+
+    def get(self, *args: Any) -> None:
+        raise HTTPError(404)
+
+    post = get
+
+
 class RulesSheet(RequestHandler):
     """A lesson's link to a rules sheet (rules/<game>.md beside the dashboard), as a page."""
 
@@ -1177,7 +1193,8 @@ class HenkitVoila(Voila):
     def init_handlers(self) -> list:
         # Before Voilà's own /voila/render/(.*), which would take the sheet for a notebook.
         handlers: list = [(url_path_join(self.server_url, r"/voila/render/rules/([a-z]+)\.md"),
-                           RulesSheet)]
+                           RulesSheet),
+                          (url_path_join(self.server_url, r"/(login|logout)"), NotServed)]
         if self.progressive_cold and not self.voila_configuration.progressive_rendering:
             # The websocket a progressive page asks to run its cells, which Voilà adds only when
             # progressive rendering is its setting for every page (first: before a catch-all).

@@ -511,3 +511,16 @@ def test_one_address_holds_only_so_many_pages(tmp_path_factory):
         assert wait_for_kernels(server, 2) == 2
     finally:
         server.stop()
+
+
+@pytest.mark.parametrize("path", [
+    "logout", "login", "voila/templates/henkit/static/../conf.json",
+    "voila/templates/henkit/static/%2e%2e/conf.json",
+    "voila/templates/henkit/static/%2e%2e%2fconf.json",
+    "voila/templates/henkit/static/..%2fconf.json", "voila/templates/henkit/../henkit/conf.json",
+])
+def test_odd_addresses_are_not_found_not_server_errors(probe, path):
+    status_code, body = fetch(probe.url + path)
+    assert status_code in {403, 404}, f"{status_code} {path}"
+    assert b"Traceback" not in body and b'"template"' not in body
+    assert f"Uncaught exception GET /{path}" not in probe.log()
