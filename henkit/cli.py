@@ -4,7 +4,9 @@ the class pool on the server's command line (`henkit class new|status|export --c
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from typing import NoReturn
 
 from henkit import __version__
 from henkit.classpool import cli as class_cli
@@ -14,9 +16,19 @@ from henkit.hens import cli as hens_cli
 GAMES = {"henpen": henpen_cli, "hens": hens_cli}
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse's parser, whose error messages hide passwords: `henkit class status
+    postgresql://user:pw@host/db` (without --db) must not print the password it was given."""
+
+    def error(self, message: str) -> NoReturn:
+        """Print the usage and the message (passwords hidden) on stderr; exit with status 2."""
+        super().error(class_cli.hide_passwords(message, *sys.argv[1:],
+                                               os.environ.get(class_cli.ENV, "")))
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the `henkit` command."""
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="henkit",
         description="Henpen (dice) and Hens (cards): exact odds, play against bots, simulate.",
     )
@@ -54,7 +66,8 @@ def main(argv: list[str] | None = None) -> int:
 
     Bad arguments stop in argparse (usage and error on stderr, exit 2). A ValueError a command
     raises about its input after parsing (e.g. 8 bots for Henpen) is one line on stderr,
-    `henkit <command>: error: <message>`, and exit status 2, without a traceback.
+    `henkit <command>: error: <message>`, and exit status 2, without a traceback. No message
+    shows a password (`henkit.classpool.cli.hide_passwords`).
     """
     if argv is not None and (not isinstance(argv, list | tuple)
                              or not all(isinstance(a, str) for a in argv)):
@@ -64,6 +77,9 @@ def main(argv: list[str] | None = None) -> int:
         return args.run(args)
     except ValueError as e:
         message = " ".join(str(e).split()) or type(e).__name__
+        message = class_cli.hide_passwords(message, getattr(args, "db", None),
+                                           os.environ.get(class_cli.ENV, ""),
+                                           *(argv if argv is not None else sys.argv[1:]))
         print(f"{command_name(args)}: error: {message}", file=sys.stderr)
         return 2
 

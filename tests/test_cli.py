@@ -224,3 +224,56 @@ def test_an_exact_chance_too_long_to_print_is_given_by_its_size():
         huge = Fraction(10 ** k // 3, 10 ** k + 7)
         assert format_chance(huge, exact=True) == (
             f"a fraction of {k:,} digits over {k + 1:,} digits (= {float(huge):.5%})")
+
+
+# -- henkit class: no password in any output --------------------------------------------------
+
+PASSWORD = "pw-Kq7s3cr3t"
+
+
+@pytest.mark.parametrize(("argv", "env", "code", "shows"), [
+    # Unreachable (nothing listens on port 9): the error line names the pool, not the password.
+    (["class", "status", "--db", f"postgresql://teacher:{PASSWORD}@127.0.0.1:9/class"], None, 1,
+     "the class pool at postgresql://teacher:***@127.0.0.1:9/class cannot be used"),
+    (["class", "new", "--db", f"postgresql://127.0.0.1:9/class?password={PASSWORD}"], None, 1,
+     "postgresql://127.0.0.1:9/class?password=*** cannot be used"),
+    (["class", "export", "--csv", "--session", "20000101-000000-000000", "--db",
+      f"postgresql://teacher:{PASSWORD}@127.0.0.1:9/class"], None, 1, "teacher:***@"),
+    (["class", "new"], f"postgresql://teacher:{PASSWORD}@127.0.0.1:9/class", 1,
+     "acting on the pool $HENKIT_CLASS_DB names: PostgreSQL database 127.0.0.1:9/class"),
+    # psycopg quotes parts of a URL it cannot read.
+    (["class", "status", "--db", f"postgresql://teacher:{PASSWORD}@127.0.0.1:notaport/class"],
+     None, 1, 'invalid integer value "notaport"'),
+    (["class", "status", "--db", f"postgresql://teacher:{PASSWORD} x@[::1/class"], None, 1,
+     'unexpected spaces found in "***"'),
+    # Refused before any connection: a ValueError quoting what it was given.
+    (["class", "status", "--db", f"mysql://teacher:{PASSWORD}@db/class"], None, 2,
+     "not 'mysql://teacher:***@db/class'"),
+    (["class", "status"], f"mysql://teacher:{PASSWORD}@db/class", 2,
+     "not 'mysql://teacher:***@db/class'"),
+    (["class", "status", "--db", f"/nonexistent/x.sqlite3?password={PASSWORD}"], None, 2,
+     "--db /nonexistent/x.sqlite3?password=*** the folder /nonexistent does not exist"),
+    # argparse's own errors quote the words they could not place.
+    (["class", "status", f"postgresql://teacher:{PASSWORD}@db/class"], None, "exit 2",
+     "unrecognized arguments: postgresql://teacher:***@db/class"),
+    (["class", f"postgresql://teacher:{PASSWORD}@db/class"], None, "exit 2",
+     "invalid choice: 'postgresql://teacher:***@db/class'"),
+])
+def test_class_errors_never_show_a_password(argv, env, code, shows, tmp_path, monkeypatch,
+                                            capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
+    if env is None:
+        monkeypatch.delenv("HENKIT_CLASS_DB", raising=False)
+    else:
+        monkeypatch.setenv("HENKIT_CLASS_DB", env)
+    if code == "exit 2":
+        with pytest.raises(SystemExit) as stop:
+            main(argv)
+        assert stop.value.code == 2
+    else:
+        assert main(argv) == code
+    out, err = capsys.readouterr()
+    assert out == "" and "error: " in err
+    assert PASSWORD[3:] not in err and "Kq7" not in err
+    assert shows in err  # the message still says what went wrong, and where
+
