@@ -7,6 +7,10 @@
 #                                    a lesson: 30 preheated kernels on that dashboard (README)
 #   make serve DATA=/srv/henkit      the class pool (class.sqlite3) in that folder; default:
 #                                    henkit's data folder, or HENKIT_CLASS_DB when it is set
+#   make serve CERT=c.pem KEY=k.pem  HTTPS with the school's certificate and its key
+#   make serve KERNELS=60 PER_DEVICE=4
+#                                    at most 60 kernels in all (default: what 3/4 of the memory
+#                                    holds) and 4 open pages per device (default 6)
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
@@ -36,7 +40,8 @@ $(VENV)/.bench: pyproject.toml | $(BIN)/python
 # serve.sh creates the class pool first and checks LESSON, CLASS, POOL and FILL_DELAY.
 serve: $(VENV)/.kit
 	HOST=$(HOST) PORT=$(PORT) POOL=$(POOL) FILL_DELAY=$(FILL_DELAY) LESSON=$(LESSON) \
-		CLASS=$(CLASS) DATA="$(DATA)" HENKIT_PYTHON=$(CURDIR)/$(BIN)/python dashboards/serve.sh
+		CLASS=$(CLASS) DATA="$(DATA)" KERNELS=$(KERNELS) PER_DEVICE=$(PER_DEVICE) \
+		CERT="$(CERT)" KEY="$(KEY)" HENKIT_PYTHON=$(CURDIR)/$(BIN)/python dashboards/serve.sh
 
 lab: $(VENV)/.kit
 	$(BIN)/jupyter lab --no-browser --allow-root --ip=$(HOST) --port=$(PORT) \

@@ -13,7 +13,12 @@
 #   ~/.local/share/henkit). It is created (with a class session) before Voilà starts, its place
 #   is logged, and the kernels get it as HENKIT_CLASS_DB. A pool file inside a folder the server
 #   serves (dashboards/, SITE) is refused: viewers must never be able to fetch it.
-# Bad settings stop here at once (exit 2) with a message saying what is expected.
+# Who may use a kernel (dashboards/page_guard.py): each kernel answers only the viewer its page was
+#   served to. KERNELS caps the kernels in all (default: what 3/4 of the memory holds), PER_DEVICE
+#   the pages one client address holds (default 6); a page beyond either gets a "server is full"
+#   page at once. CERT and KEY (PEM files) serve over HTTPS.
+# Bad settings stop here at once (exit 2) with a message saying what is expected; a pool's
+#   password is never printed.
 # voila.json also gives Voilà's notebook runs 60 s (not 4) to collect a cell's last outputs
 # after its reply: with 30 viewers at once on 2 cores, 64 cells' outputs came later than 4 s
 # (nbclient then moves on without them) and 2 of 30 pages never became usable; with 60 s, none
@@ -36,6 +41,8 @@ here="$(cd "$(dirname "$0")" && pwd -P)"
 python="${HENKIT_PYTHON:-$here/../.venv/bin/python}"
 
 fail() { echo "serve.sh: error: $*" >&2; exit 2; }
+# A pool address as it may be shown: a PostgreSQL URL's password never leaves the server.
+redact() { sed -E 's#^([A-Za-z][A-Za-z0-9+.-]*://[^/:@]*):[^/@]*@#\1:***@#' <<<"$1"; }
 whole() { [[ "$1" =~ ^[0-9]+$ ]] && [ "${#1}" -le 4 ]; }
 
 # --- Settings, checked before anything starts ---------------------------------------------------
@@ -49,6 +56,28 @@ fill_delay="${FILL_DELAY:-}"
 if [ -n "$fill_delay" ]; then
     [[ "$fill_delay" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
         fail "FILL_DELAY=$fill_delay: seconds before a used kernel is replaced, a number >= 0"
+fi
+# The kernel budget (dashboards/page_guard.py): KERNELS in all (default: what 3/4 of the memory
+# holds), PER_DEVICE pages one client address may hold (default 6; 0: no cap).
+guard=()
+if [ -n "${KERNELS:-}" ]; then
+    whole "$KERNELS" || fail "KERNELS=$KERNELS: the most kernels the server runs, a whole number (0: from its memory)"
+    guard+=("--HenkitVoila.max_kernels=$((10#$KERNELS))")
+fi
+if [ -n "${PER_DEVICE:-}" ]; then
+    whole "$PER_DEVICE" || fail "PER_DEVICE=$PER_DEVICE: the most pages one device may hold open, a whole number (0: no cap)"
+    guard+=("--HenkitVoila.kernels_per_address=$((10#$PER_DEVICE))")
+fi
+# HTTPS: CERT (a PEM certificate) and KEY (its private key), both given or neither.
+if [ -n "${CERT:-}${KEY:-}" ]; then
+    [ -n "${CERT:-}" ] && [ -n "${KEY:-}" ] ||
+        fail "CERT and KEY go together: CERT=<certificate.pem> KEY=<private-key.pem>"
+    [ -r "$CERT" ] || fail "CERT=$CERT: no such readable file"
+    [ -r "$KEY" ] || fail "KEY=$KEY: no such readable file"
+    "$python" -c 'import ssl, sys; ssl.create_default_context(ssl.Purpose.CLIENT_AUTH).load_cert_chain(sys.argv[1], sys.argv[2])' \
+        "$CERT" "$KEY" 2>/dev/null ||
+        fail "CERT=$CERT and KEY=$KEY are not a PEM certificate and its private key"
+    guard+=("--HenkitVoila.certfile=$(realpath -- "$CERT")" "--HenkitVoila.keyfile=$(realpath -- "$KEY")")
 fi
 pools=()
 if [ -n "${LESSON:-}" ]; then
@@ -90,7 +119,7 @@ if [ -n "${data:-}" ]; then
 fi
 # Creates the file, its schema and a first class session when missing, and says where it is.
 "$python" -m henkit class status --db "$db" ||
-    fail "the class pool $HENKIT_CLASS_DB cannot be used (above); set DATA or HENKIT_CLASS_DB to another place"
+    fail "the class pool $(redact "$HENKIT_CLASS_DB") cannot be used (above); set DATA or HENKIT_CLASS_DB to another place"
 
 # The page template (dashboards/jupyter/voila/templates/henkit) is found on JUPYTER_PATH.
 export JUPYTER_PATH="$here/jupyter${JUPYTER_PATH:+:$JUPYTER_PATH}"
@@ -110,4 +139,4 @@ cd "$here"
 exec "$python" "$here/voila_server.py" "$site" \
     --Voila.ip="${HOST:-127.0.0.1}" --port="${PORT:-8866}" \
     --VoilaConfiguration.default_pool_size="$pool" \
-    --VoilaKernelManager.fill_delay="$fill_delay" "${pools[@]}" "$@"
+    --VoilaKernelManager.fill_delay="$fill_delay" "${pools[@]}" "${guard[@]}" "$@"

@@ -119,6 +119,7 @@ import json
 import logging
 import mimetypes
 import os
+import ssl
 import sys
 import time
 import traceback
@@ -1089,6 +1090,23 @@ class HenkitVoila(Voila):
                                                 "connected before it is shut down.")
     authorizer_class = Type(PageAuthorizer, klass=Authorizer, config=True,
                             help="Jupyter Server's authorizer: a kernel answers only its page.")
+    certfile = Unicode("", config=True, help="A TLS certificate (PEM file): serve over HTTPS "
+                                             "(with keyfile, unless the file holds the key).")
+    keyfile = Unicode("", config=True, help="The certificate's private key (PEM file).")
+
+    def _url(self, ip: str) -> str:
+        url = super()._url(ip)  # Voilà's own says http:// whatever it serves
+        return "https://" + url.removeprefix("http://") if self.certfile else url
+
+    def listen(self) -> None:
+        if self.certfile:
+            # Voilà listens with Tornado's defaults; HTTPS is the same listen with a TLS context.
+            context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+            context.load_cert_chain(self.certfile, self.keyfile or None)
+            plain = self.app.listen
+            self.app.listen = lambda port, address="", **kw: plain(
+                port, address, ssl_options=context, **kw)
+        super().listen()
 
     def init_settings(self) -> dict:
         if self.max_kernels < 0 or self.kernels_per_address < 0 or self.page_grace < 0:

@@ -8,6 +8,7 @@ import re
 import shutil
 import signal
 import socket
+import ssl
 import subprocess
 import tempfile
 import time
@@ -91,6 +92,7 @@ class VoilaServer:
     lesson: str = ""  # LESSON: a dashboard keeping class_size preheated kernels
     class_size: int | None = None  # CLASS
     data: Path | None = None  # DATA: the class pool's folder, in place of HENKIT_CLASS_DB
+    env: dict[str, str] = field(default_factory=dict)  # more settings for serve.sh (CERT, KEY)
     # Where the server's Jupyter, IPython and cache folders and its log go: a temporary folder
     # of its own unless given, removed by stop() (its log is kept in memory for log()).
     home: Path | None = None
@@ -106,7 +108,12 @@ class VoilaServer:
     @property
     def url(self) -> str:
         """The server's root URL, ending in a slash."""
-        return f"http://127.0.0.1:{self.port}/"
+        scheme = "https" if self.env.get("CERT") else "http"
+        return f"{scheme}://127.0.0.1:{self.port}/"
+
+    def tls(self) -> ssl.SSLContext | None:
+        """A TLS context trusting the server's own certificate (None over plain HTTP)."""
+        return ssl.create_default_context(cafile=self.env["CERT"]) if self.env.get("CERT") else None
 
     def dashboard_url(self, name: str) -> str:
         """Where Voilà renders dashboards/site/<name>."""
@@ -142,6 +149,7 @@ class VoilaServer:
         if self.data is not None:
             env.pop("HENKIT_CLASS_DB", None)
             env["DATA"] = str(self.data)
+        env.update(self.env)
         with open(self.log_path, "wb") as log:
             # serve.sh execs Voilà, so this pid is Voilà's; a new session groups its kernels.
             self.process = subprocess.Popen(
@@ -158,7 +166,7 @@ class VoilaServer:
                 self.stop()  # its kernels and home go too; the log stays readable
                 raise RuntimeError(f"Voilà exited with {code}:\n{self.log()}")
             try:
-                with urllib.request.urlopen(self.url, timeout=2) as r:
+                with urllib.request.urlopen(self.url, timeout=2, context=self.tls()) as r:
                     if r.status == 200:
                         return self
             except (urllib.error.URLError, ConnectionError, TimeoutError):

@@ -524,3 +524,70 @@ def test_odd_addresses_are_not_found_not_server_errors(probe, path):
     assert status_code in {403, 404}, f"{status_code} {path}"
     assert b"Traceback" not in body and b'"template"' not in body
     assert f"Uncaught exception GET /{path}" not in probe.log()
+
+
+# --- HTTPS when the teacher gives a certificate ---------------------------------------------------
+
+
+def self_signed(folder) -> tuple[str, str]:
+    """A throwaway certificate for 127.0.0.1 and its key, made with openssl."""
+    import subprocess
+
+    cert, key = folder / "cert.pem", folder / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True)
+    return str(cert), str(key)
+
+
+def test_with_a_certificate_the_dashboards_are_served_over_https_only(tmp_path, page):
+    import http.client
+    import ssl
+
+    from .browsing import VoilaServer, free_port, probe_site
+
+    cert, key = self_signed(tmp_path)
+    server = VoilaServer(port=free_port(), site=probe_site(tmp_path / "site"),
+                         env={"CERT": cert, "KEY": key}).start()
+    try:
+        assert server.url.startswith("https://")
+        conn = http.client.HTTPSConnection("127.0.0.1", server.port, timeout=30,
+                                           context=server.tls())
+        conn.request("GET", "/")
+        response = conn.getresponse()
+        assert response.status == 200
+        # The viewer's cookie is sent over HTTPS only.
+        assert any("Secure" in c and "HttpOnly" in c for c in response.headers.get_all(
+            "Set-Cookie") or [] if c.startswith("username-")), response.headers.get_all(
+            "Set-Cookie")
+        plain = http.client.HTTPConnection("127.0.0.1", server.port, timeout=10)
+        with pytest.raises((ConnectionError, http.client.HTTPException, ssl.SSLError, OSError)):
+            plain.request("GET", "/")
+            assert plain.getresponse().status != 200
+        assert "https://127.0.0.1" in server.log()
+    finally:
+        server.stop()
+
+
+@pytest.mark.parametrize(("env", "words"), [
+    ({"CERT": "/nonexistent.pem", "KEY": "/nonexistent.pem"}, "CERT=/nonexistent.pem: no such"),
+    ({"CERT": "x"}, "CERT and KEY go together"),
+    ({"KERNELS": "many"}, "KERNELS=many: the most kernels"),
+    ({"PER_DEVICE": "-1"}, "PER_DEVICE=-1: the most pages one device"),
+    ({"HENKIT_CLASS_DB": "postgresql://teacher:s3cret-pw@127.0.0.1:1/henkit"}, "cannot be used"),
+])
+def test_bad_serving_settings_stop_at_once_and_never_show_a_password(tmp_path, env, words):
+    import subprocess
+
+    from .browsing import DASHBOARDS, ROOT, free_port, isolated_env
+
+    run_env = {**isolated_env(tmp_path), "PORT": str(free_port()),
+               "HENKIT_PYTHON": str(ROOT / ".venv" / "bin" / "python"), **env}
+    if env.get("CERT") == "x":
+        run_env.pop("KEY", None)
+    done = subprocess.run([str(DASHBOARDS / "serve.sh")], env=run_env, capture_output=True,
+                          text=True, timeout=120)
+    said = done.stdout + done.stderr
+    assert done.returncode == 2, said
+    assert words in said
+    assert "s3cret-pw" not in said
