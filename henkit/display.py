@@ -11,6 +11,17 @@ Why not plotly's renderers:
   output whose script loads plotly.js once, after the widgets are usable, from the dashboards'
   own server (dashboards/serve.sh copies plotly's bundled copy into the page template's static
   folder). Nothing comes from a CDN.
+
+No door outwards (issue 39: a class network is not a trusted network). plotly.js 4 (plotly 7's
+bundle, in JupyterLab's extension and on the dashboards alike) puts in every chart's mode bar a
+"Share chart..." button (`sendChartToCloud`, shown unless `showSendToCloud` is false: on by
+default in plotly.js 4) whose dialog uploads the chart's data to Plotly Cloud
+(`plotlyServerURL`, https://cloud.plotly.com/newchart), and a plotly logo linking to plotly.com
+(`displaylogo`, and `watermark`). Every figure henkit shows carries `chart_config()`, which turns
+all of them off, in both paths: `figure_json` adds it, and both bundles are made from
+`figure_json`. (plotly.js 4 has no Chart Studio link any more: `showLink`, `linkText`,
+`showEditInChartStudio` and `sendData` are gone from its config and plotly 7 warns about them,
+so they are not set; tests/test_display.py reads the bundle's own lists to keep this true.)
 """
 
 from __future__ import annotations
@@ -26,6 +37,9 @@ DASHBOARD_ENV = "VOILA_BASE_URL"
 # Where the dashboards' server publishes plotly.js, relative to the server's base URL.
 PLOTLY_JS = "voila/templates/henkit/static/plotly.min.js"
 DEFAULT_HEIGHT = 450  # plotly.js's own default, for figures that do not set a height
+# The mode bar buttons that lead off the server (plotly.js 4's names): removed by name as well as
+# by their switch, so that a plotly.js that forgets the switch still leaves them out.
+CLOUD_BUTTONS = ("sendChartToCloud",)
 
 # Each chart's element gets the next id: ids stay unique within a kernel (one viewer's page)
 # and the same notebook run gives the same ids (no random uuid).
@@ -76,11 +90,28 @@ def check_figure(fig: object) -> Any:
     return fig
 
 
+def chart_config() -> dict[str, Any]:
+    """The plotly.js config of every chart henkit shows: no share, cloud or logo door off the
+    server (a new dict each call: a caller may add to it)."""
+    return {
+        "showSendToCloud": False,  # the "Share chart..." button and its upload dialog
+        "modeBarButtonsToRemove": list(CLOUD_BUTTONS),
+        # Nowhere to upload to even if a share button came back: plotly.js refuses an empty
+        # address (it would otherwise post the chart to https://cloud.plotly.com/newchart).
+        "plotlyServerURL": "",
+        "displaylogo": False,  # the plotly logo: a link to https://plotly.com/
+        "watermark": False,  # the same logo, shown even without a mode bar
+    }
+
+
 def figure_json(fig: Any) -> dict[str, Any]:
-    """The figure as JSON-ready data and layout: what plotly's mimetype renderer sends."""
+    """The figure as JSON-ready data, layout and henkit's chart config: what plotly's mimetype
+    renderer sends when given `chart_config()`."""
     import plotly.io as pio
 
-    return json.loads(pio.to_json(check_figure(fig), validate=False, remove_uids=False))
+    figure = json.loads(pio.to_json(check_figure(fig), validate=False, remove_uids=False))
+    figure["config"] = chart_config()
+    return figure
 
 
 def mimetype_bundle(fig: Any) -> dict[str, Any]:
@@ -93,7 +124,7 @@ def dashboard_bundle(fig: Any) -> dict[str, Any]:
     import plotly
 
     figure = figure_json(fig)
-    figure["config"] = {"responsive": True, "displaylogo": False}
+    figure["config"]["responsive"] = True  # the chart follows its Output's width
     chart_id = f"henkit-chart-{next(_chart_ids)}"
     height = figure.get("layout", {}).get("height") or DEFAULT_HEIGHT
     # "</" would end the script early if a title held "</script>": JSON allows "<\/" instead.

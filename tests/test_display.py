@@ -1,5 +1,6 @@
 """henkit.display: the same figure JSON as plotly's mimetype renderer, a self-contained chart
-for dashboards, and no slow import on the way."""
+for dashboards, no slow import on the way, and no door off the server in any chart's config
+(checked against the plotly.js bundles that draw them)."""
 
 from __future__ import annotations
 
@@ -8,8 +9,12 @@ import os
 import re
 import subprocess
 import sys
+import warnings
+from pathlib import Path
 
+import plotly
 import plotly.graph_objects as go
+import pytest
 
 from henkit import display
 
@@ -26,13 +31,16 @@ def script_figure(html: str) -> dict:
     return json.loads(found.group(1).replace("<\\/", "</"))
 
 
-def test_the_jupyterlab_bundle_is_plotlys_own_mimetype_bundle():
-    import plotly.io as pio
+def test_the_jupyterlab_bundle_is_plotlys_own_mimetype_bundle_with_henkits_config():
+    from plotly.io._base_renderers import PlotlyRenderer
 
     fig = bar()
     ours = display.mimetype_bundle(fig)
-    theirs = pio.renderers["plotly_mimetype"].to_mimebundle(fig.to_dict())
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # plotly warns about a config key it does not know
+        theirs = PlotlyRenderer(config=display.chart_config()).to_mimebundle(fig.to_dict())
     assert ours == theirs
+    assert ours[display.PLOTLY_MIME]["config"] == display.chart_config()
 
 
 def test_a_dashboard_bundle_draws_the_same_figure_with_plotly_js_served_locally():
@@ -41,10 +49,8 @@ def test_a_dashboard_bundle_draws_the_same_figure_with_plotly_js_served_locally(
     drawn = script_figure(html)
     assert drawn["data"] == display.figure_json(fig)["data"]
     assert drawn["layout"] == display.figure_json(fig)["layout"]
-    assert drawn["config"]["responsive"] is True
+    assert drawn["config"] == {**display.chart_config(), "responsive": True}
     assert "height: 320px" in html
-    import plotly
-
     assert json.dumps(f"{display.PLOTLY_JS}?v={plotly.__version__}") in html
     assert "http" not in html.replace(display.PLOTLY_JS, "")  # no CDN, no absolute address
 
@@ -118,3 +124,107 @@ def test_setup_outside_ipython_does_nothing(monkeypatch):
 
     monkeypatch.setattr("IPython.get_ipython", lambda: None)
     setup()  # a script running a notebook's code: no display hook to set, no error
+
+
+# ----- no door outwards (issue 39) -------------------------------------------------------------
+
+# The plotly.js each path runs: plotly's own copy (the dashboards serve it: dashboards/serve.sh)
+# and the one inside plotly's JupyterLab extension.
+PLOTLY_DIR = Path(plotly.__file__).parent
+LAB_EXTENSION = Path(sys.prefix) / "share" / "jupyter" / "labextensions" / "jupyterlab-plotly"
+BUNDLES = {
+    "dashboards": PLOTLY_DIR / "package_data" / "plotly.min.js",
+    "jupyterlab": max((LAB_EXTENSION / "static").glob("*.js"), key=lambda p: p.stat().st_size),
+}
+DOOR_WORDS = ("share", "cloud", "chart studio", "plotlyserverurl", "window.open", "http")
+
+
+@pytest.fixture(scope="module", params=sorted(BUNDLES))
+def bundle(request) -> str:
+    """The text of one of the plotly.js bundles henkit's charts are drawn by."""
+    return BUNDLES[request.param].read_text()
+
+
+def scan_object(source: str, start: int) -> tuple[list[str], int]:
+    """The keys of the JavaScript object literal whose "{" is at `start` (minified: no spaces)
+    and the index of its closing "}"."""
+    keys: list[str] = []
+    depth, i, quote, key_at = 0, start, "", start + 1
+    while True:
+        ch = source[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "\"'`":
+            quote = ch
+        elif ch in "{[(":
+            depth += 1
+        elif ch in "}])":
+            depth -= 1
+            if depth == 0:
+                return keys, i
+        elif ch == ":" and depth == 1 and key_at is not None:
+            keys.append(source[key_at:i])
+            key_at = None
+        elif ch == "," and depth == 1:
+            key_at = i + 1
+        i += 1
+
+
+def config_keys(source: str) -> set[str]:
+    """The config options plotly.js knows (its configAttributes object)."""
+    return set(scan_object(source, source.index("{staticPlot:{valType"))[0])
+
+
+def mode_bar_buttons(source: str) -> dict[str, str]:
+    """Every mode bar button plotly.js defines: name -> the source of its definition."""
+    found = {}
+    for m in re.finditer(r'=\{name:"(\w+)",', source):
+        keys, end = scan_object(source, m.start() + 1)
+        if "click" in keys:  # a button (other objects have a name too)
+            found.setdefault(m.group(1), source[m.start() + 1:end + 1])
+    return found
+
+
+def test_the_chart_config_uses_only_options_plotly_js_has(bundle):
+    known = config_keys(bundle)
+    assert {"staticPlot", "displaylogo", "showSendToCloud", "responsive"} <= known  # the parser
+    assert set(display.chart_config()) | {"responsive"} <= known
+    # Chart Studio's "Edit chart" link and its kin are gone from plotly.js 4: nothing to switch
+    # off. Should a later plotly.js bring one back, this fails and chart_config must turn it off.
+    assert not known & {"showLink", "linkText", "showEditInChartStudio", "sendData", "showSources"}
+
+
+def test_every_mode_bar_button_leading_off_the_server_is_removed(bundle):
+    buttons = mode_bar_buttons(bundle)
+    assert {"toImage", "zoom2d", "sendChartToCloud"} <= set(buttons)  # the parser found them
+    doors = {name for name, source in buttons.items()
+             if any(word in source.lower() for word in DOOR_WORDS)}
+    assert doors == {"sendChartToCloud"}  # "Share chart...": uploads to Plotly Cloud
+    config = display.chart_config()
+    assert doors <= set(config["modeBarButtonsToRemove"])
+    # The button's own switch (plotly.js adds it when this is true, the default) is off too.
+    assert re.search(r"\.showSendToCloud&&\w+\.push\(\"sendChartToCloud\"\)", bundle)
+    assert config["showSendToCloud"] is False and config["plotlyServerURL"] == ""
+
+
+def test_the_plotly_logo_link_is_off(bundle):
+    # The logo is an <a href="https://plotly.com/">, added when either switch is on.
+    assert re.search(r'\.href="https://plotly\.com/"', bundle)
+    assert re.search(r"\w+\.watermark\|\|\w+\.displaylogo\)", bundle)
+    config = display.chart_config()
+    assert config["displaylogo"] is False and config["watermark"] is False
+
+
+def test_both_paths_carry_the_config_and_one_path_does_not_change_the_other(monkeypatch):
+    fig = bar()
+    monkeypatch.setenv(display.DASHBOARD_ENV, "/")
+    drawn = script_figure(display.figure_bundle(fig)["text/html"])
+    monkeypatch.delenv(display.DASHBOARD_ENV)
+    lab = display.figure_bundle(fig)[display.PLOTLY_MIME]
+    assert lab["config"] == display.chart_config()
+    assert drawn["config"] == {**display.chart_config(), "responsive": True}
+    lab["config"]["displaylogo"] = True  # a caller changing one figure's config...
+    assert display.chart_config()["displaylogo"] is False  # ...changes no other figure's
