@@ -39,7 +39,8 @@ LESSONS = {1: "01_rolling_dice.ipynb", 2: "02_push_your_luck.ipynb",
 # Cells too slow for a unit test (tournaments, games, large simulations) or that need a browser;
 # none of them makes a prediction widget or anything a prediction cell uses.
 SLOW = ("run_tournament(", "HenpenTable(", "game.run()", "win_rate_chart(", "DiceTray(",
-        "for T in (21, 25):", "distance_band(", "chance_at_least_chart(")
+        "for T in (21, 25):", "distance_band(", "chance_at_least_chart(",
+        "tournament.summary()")  # lesson 4's exercise 1 reads the tournament's table
 
 
 @cache
@@ -144,7 +145,7 @@ def test_the_small_case_text_states_the_engines_numbers():
     start = index_of(3, "## Backward induction by hand: a small case", "markdown")
     solver = index_of(3, "## The optimal policy: backward induction", "markdown")
     assert start < solver  # by hand first, then the solver
-    steps = fold(source(cells(3)[index_of(3, "**Backward induction** starts", "markdown")]))
+    steps = fold(source(cells(3)[index_of(3, "**Backward induction** works back", "markdown")]))
     p = {k: v[0] for k, v in groups.items()}
     v = {k: v[1] for k, v in groups.items()}
     sixth = Fraction(1, 6)
@@ -181,10 +182,10 @@ def test_the_small_case_output_and_trees_carry_the_same_numbers():
     for name, (p, v) in groups.items():
         m = re.search(rf"^{re.escape(name)} +chance +(\S+), worth (\S+)$", out, flags=re.MULTILINE)
         assert m and Fraction(m[1]) == p and Fraction(m[2]) == v, name
+    # The by-hand steps (an explorer cell) agree with the solver (test_the_small_case_by_the_engine).
     says(out, "the chances add up to 1", "one die left at 25: stop 2, roll 1/2",
-         f"4. stop 1, roll {optimal.value_if_roll(SMALL)}: roll",
-         f"the solver at {SMALL}: stop {optimal.value_if_stop(SMALL)}, "
-         f"roll {optimal.value_if_roll(SMALL)} -> {optimal.best_decision(SMALL)}")
+         f"4. stop {optimal.value_if_stop(SMALL)}, roll {optimal.value_if_roll(SMALL)}: "
+         f"{optimal.best_decision(SMALL)}")
     one_die, whole = (fig for i in range(len(cells(3))) for fig in plotly_outputs(cells(3)[i])
                       if "tree_chart([" in source(cells(3)[i]))
     edges = sorted(a["text"] for a in whole["layout"]["annotations"])
@@ -290,9 +291,9 @@ def expected_answers() -> dict[int, list[tuple[str, str]]]:
             ("which face is best", words[floats.best_face((2, 1, 0, 3, 1, 1))])],
         4: [("Which face do you take", words[first.face]),
             ("serving 30 at risk cost", number.exact_text(cost)),
-            ("the best plan's turn fail", chance.exact_text(1 - careful.chance_at_least(min(GRILL)))),
             ("whose turn fails more often",
-             "the threshold bot's" if threshold_fails(25) > greedy_fails() else "the greedy bot's")],
+             "the threshold bot's" if threshold_fails(25) > greedy_fails() else "the greedy bot's"),
+            ("the best plan's turn fail", chance.exact_text(1 - careful.chance_at_least(min(GRILL))))],
     }
 
 
@@ -362,7 +363,7 @@ def test_every_prediction_widget_is_shown_and_no_answer_is_printed_above_it():
         2: ["1/27", "just as likely", "7/16", None],
         3: ["10/3", f"{threshold_fails(25):.4f}", "best threshold: stop at", "7/6", "1.6447",
             "roll 2.167", "take the 4s (3"],
-        4: ["+1.224", f"{risk_cost():.3f}", "15.8%", "fails about"],
+        4: ["+1.224", f"{risk_cost():.3f}", "fails about", "15.8%"],
     }
     for lesson, giveaways in answers_above.items():
         places = prediction_cells(lesson)
@@ -376,6 +377,68 @@ def test_every_prediction_widget_is_shown_and_no_answer_is_printed_above_it():
             assert giveaway not in above, f"lesson {lesson}: {giveaway!r} is printed above cell {i}"
             later = "\n".join(outputs(c) + source(c) for c in cells(lesson)[i:])
             assert giveaway in later, f"lesson {lesson}: {giveaway!r} is not shown at all"
+
+
+def tags(cell: dict) -> list[str]:
+    """A cell's tags (docs/writing-lessons.md: explorer, answer:<key>, going-further)."""
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def giveaways_3_and_4() -> dict[int, dict[str, list[str]]]:
+    """Per lesson and box key, how the box's answer reads when a cell prints or states it."""
+    reward = position_reward()
+    floats, exact = solve_turn(reward), small_case()[1]
+    ends = {T: threshold_policy(T).end_distribution() for T in range(21, 37)}
+    best_t = max(ends, key=lambda T: ends[T].expectation(*reward.floats))
+    one_die = sum(Fraction(face_value(f), 6) for f in FACES)
+    fails25 = threshold_fails(25)
+    at_25 = TurnPoint(2, {4, WORM}, 25)
+    best_face = floats.best_face((2, 1, 0, 3, 1, 1))
+    values = {a.action.face: a.value for a in advice(first_roll())}
+    careful = 1 - optimal_policy(position_reward(GRILL, 30, OTHERS)).end_distribution(
+        ).chance_at_least(min(GRILL))
+    return {
+        3: {"one-die": [str(one_die), f"{float(one_die):.4f}"],
+            "stop-at-25-fails": [f"{fails25:.4f}", f"{100 * fails25:.2f}"],
+            "best-threshold": [f"The best threshold is {best_t}", f"best threshold: stop at {best_t}"],
+            "total-21": [str(exact.value_if_roll(SMALL))],
+            "best-play": [f"{floats.value():.4f}"],
+            "total-25": [f"roll {floats.value_if_roll(at_25):.3f}"],
+            "best-face": [f"take the {best_face}s (3", f"{floats.take_values((2, 1, 0, 3, 1, 1))[best_face]:.3f}"]},
+        4: {"first-face": [f"{values[WORM]:+.3f}", f"{values[4]:+.3f}"],
+            "risk-cost": [f"{risk_cost():.3f}"],
+            "whose-fails": [f"fails about {round(100 * threshold_fails(25))}%"],
+            "careful-fails": [f"{careful:.1%}"]},
+    }
+
+
+def test_lessons_3_and_4_state_each_answer_only_in_cells_its_box_reveals():
+    """docs/writing-lessons.md: what prints or states a box's answer is tagged answer:<key> and
+    stands after its box; no other cell a student sees (markdown outside a collapsed answer, or
+    an output) states it in any form, before the box or after it."""
+    for lesson, by_key in giveaways_3_and_4().items():
+        boxes = {k: i for i, c in enumerate(cells(lesson)) for k in
+                 re.findall(r"""\bkey\s*=\s*["']([a-z0-9-]+)["']""", source(c))}
+        assert sorted(boxes) == sorted(by_key), lesson
+        shown, revealed = [], {key: "" for key in by_key}
+        for i, cell in enumerate(cells(lesson)):
+            words = (re.sub(r"<details>.*?</details>", " ", source(cell), flags=re.DOTALL)
+                     if cell["cell_type"] == "markdown" else outputs(cell))
+            keys = [t[7:] for t in tags(cell) if t.startswith("answer:")]
+            if "explorer" in tags(cell):
+                continue
+            if keys:
+                assert all(boxes[k] < i for k in keys), f"lesson {lesson} cell {i} stands above its box"
+                for k in keys:
+                    revealed[k] += words
+            else:
+                shown.append(fold(words).replace(" %", "%"))
+        seen = "\n".join(shown)
+        for key, forms in by_key.items():
+            for form in forms:
+                assert form not in seen, f"lesson {lesson}: {form!r} ({key}) shows before its box reveals it"
+            assert any(form in fold(revealed[key]).replace(" %", "%") for form in forms), (
+                f"lesson {lesson}: no cell tagged answer:{key} shows {forms}")
 
 
 def test_the_explanations_state_the_engines_numbers():
