@@ -711,7 +711,7 @@ def test_nb2_heatmap_words_follow_the_charts_axis():
     assert heat["y"] == sorted(heat["y"])  # faces taken 0..6 listed upwards
     upwards = chart["layout"].get("yaxis", {}).get("autorange") != "reversed"
     words = next(" ".join(source(c).split()) for c in cells(name)
-                 if c["cell_type"] == "markdown" and "## The whole picture: a heatmap" in source(c))
+                 if c["cell_type"] == "markdown" and "The heatmap gives the bust chance" in source(c))
     if upwards:
         assert "(down)" not in words
         says(words, "faces taken (up the side)", "taking more faces (up)", "at the top left")

@@ -17,7 +17,7 @@ from contextlib import redirect_stdout
 from fractions import Fraction
 from functools import cache
 from itertools import product
-from math import sqrt
+from math import comb, sqrt
 from pathlib import Path
 
 import pytest
@@ -252,6 +252,25 @@ def risk_cost() -> float:
             - expected_worms(GRILL, own_top=30, others_tops=OTHERS))
 
 
+def hundred_rolls_distances(p: Fraction, n: int = 100) -> tuple[Fraction, Fraction, float, Fraction]:
+    """Lesson 1's 100 rolls of 8 dice, exactly: the frequency of at least one worm (chance p)
+    is k/n with the binomial chance of k. Its distance from p in percentage points: the mean,
+    the median (the least distance reached by half the runs), the root-mean-square distance and
+    the chance of landing within it."""
+    law = [(abs(Fraction(k, n) - p) * 100, comb(n, k) * p ** k * (1 - p) ** (n - k))
+           for k in range(n + 1)]
+    assert sum(q for _d, q in law) == 1
+    mean = sum(d * q for d, q in law)
+    rms = sqrt(sum(d * d * q for d, q in law))
+    below, median = Fraction(0), None
+    for d, q in sorted(law):
+        below += q
+        if below >= Fraction(1, 2):
+            median = d
+            break
+    return mean, median, rms, sum(q for d, q in law if d <= rms)
+
+
 def expected_answers() -> dict[int, list[tuple[str, str]]]:
     """Per lesson, in order: (a words of the widget's question, how its exact answer reads)."""
     q = predict_module.Question
@@ -274,8 +293,8 @@ def expected_answers() -> dict[int, list[tuple[str, str]]]:
     return {
         1: [("With two dice", chance.exact_text(two)), ("among the 8 dice", chance.exact_text(p8)),
             ("which number of worms", str(max(range(9), key=worms8.__getitem__))),
-            ("After 100 rolls", q("number", 0, 50, unit="percentage points").exact_text(
-                100 * sqrt(float(p8 * (1 - p8)) / 100)))],
+            ("on average", q("number", 0, 50, unit="percentage points").exact_text(
+                float(hundred_rolls_distances(p8)[0])))],
         2: [("How likely is a bust", chance.exact_text(bust_chance(3, {5, WORM}))),
             ("Right after a bust", "just as likely"),
             ("does not bust", chance.exact_text(a_four)),
@@ -359,7 +378,8 @@ def prediction_cells(lesson: int) -> list[int]:
 
 def test_every_prediction_widget_is_shown_and_no_answer_is_printed_above_it():
     answers_above = {  # what would give each answer away, printed before its widget
-        1: ["11/36", "1288991/1679616", "78125/209952", "0.0422"],
+        1: ["11/36", "1288991/1679616", "78125/209952",
+            f"{float(hundred_rolls_distances(1 - face_count_distribution(8, WORM)[0])[0]):.1f} points"],
         2: ["1/27", "just as likely", "7/16", None],
         3: ["10/3", f"{threshold_fails(25):.4f}", "best threshold: stop at", "7/6", "1.6447",
             "roll 2.167", "take the 4s (3"],
@@ -377,6 +397,73 @@ def test_every_prediction_widget_is_shown_and_no_answer_is_printed_above_it():
             assert giveaway not in above, f"lesson {lesson}: {giveaway!r} is printed above cell {i}"
             later = "\n".join(outputs(c) + source(c) for c in cells(lesson)[i:])
             assert giveaway in later, f"lesson {lesson}: {giveaway!r} is not shown at all"
+
+
+def giveaways(lesson: int) -> dict[str, list[str]]:
+    """Lessons 1 and 2: each box's key -> its exact answer in the forms a student could read
+    it (fraction, percent, decimal), recomputed here."""
+    if lesson == 1:
+        worms8 = face_count_distribution(8, WORM)
+        p8 = 1 - worms8[0]
+        mean = float(hundred_rolls_distances(p8)[0])
+        return {"two-dice-worm": ["11/36", "30.6%", "0.306"],
+                "eight-dice-worm": [str(p8), f"{100 * float(p8):.1f}%", f"{float(p8):.3f}"],
+                "most-worms": [str(worms8[1]), f"{100 * float(worms8[1]):.1f}%"],
+                "hundred-rolls": [f"{mean:.1f} points", f"{mean:.2f}"]}
+    bust = bust_chance(3, {5, WORM})
+    three = list(zip(roll_outcomes(3), roll_probabilities(3), strict=True))
+    four = sum(p for c, p in three if c[3]) / sum(p for c, p in three if any(c[:4]))
+    return {"bust-three": [str(bust), f"{100 * float(bust):.1f}%", f"{float(bust):.3f}"],
+            "no-memory": [],  # "just as likely" is one of the box's own choices
+            "four-if-no-bust": [str(four), f"{100 * float(four):.1f}%", f"{float(four):.4f}"],
+            "times-as-likely": [f"{bust / bust_chance(5, {4, WORM})} times"]}
+
+
+@pytest.mark.parametrize("lesson", [1, 2])
+def test_every_answer_stays_behind_its_box(lesson):
+    """What a student reads before locking a box (markdown outside the collapsed answers, printed
+    output; explorer cells left out) never states its answer, unless the cell is tagged to stay
+    hidden until that box, or a later one, reveals its answer."""
+    order = [key for i in prediction_cells(lesson)
+             for key in re.findall(r'key="([^"]+)"', source(cells(lesson)[i]))]
+    assert order == list(giveaways(lesson)), order
+    for i, cell in enumerate(cells(lesson)):
+        tags = cell.get("metadata", {}).get("tags", [])
+        if "explorer" in tags:
+            continue
+        text = fold(re.sub(r"<details>.*?</details>", " ", source(cell), flags=re.DOTALL)
+                    if cell["cell_type"] == "markdown" else outputs(cell)).replace(" %", "%")
+        hidden = [t[len("answer:"):] for t in tags if t.startswith("answer:")]
+        for key, forms in giveaways(lesson).items():
+            if any(order.index(h) >= order.index(key) for h in hidden):
+                continue
+            for form in forms:
+                assert form not in text, (f"lesson {lesson} cell {i} shows {key}'s answer {form!r} "
+                                          f"before the box reveals it")
+
+
+def test_lesson_1_states_the_hundred_rolls_distances_by_the_binomial_law():
+    """Lesson 1's 100 rolls: the standard error is the root-mean-square distance, the mean and
+    the median distance are smaller; every number its explanation, its printed answer and its
+    text state is the exact binomial one."""
+    p8 = 1 - face_count_distribution(8, WORM)[0]
+    mean, median, rms, within = hundred_rolls_distances(p8)
+    se = 100 * sqrt(float(p8 * (1 - p8)) / 100)
+    assert abs(rms - se) < 1e-12  # the standard error is the root-mean-square distance
+    assert median < mean < rms  # a typical run lands a little closer than the standard error
+    box = cells(1)[index_of(1, "After 100 rolls of 8 dice", "code")]
+    says(" ".join(re.findall(r'"([^"]*)"', source(box))),
+         f"the distance is {float(mean):.1f} points on average",
+         f"half the runs land within {float(median):.1f} points",
+         f"The standard error, {se:.1f} points, is a little larger")
+    answer = cells(1)[index_of(1, "law = distances_after(100)", "code")]
+    assert "answer:hundred-rolls" in answer["metadata"]["tags"]
+    says(outputs(answer), f"on average the frequency is {float(mean):.1f} points",
+         f"half the runs are within {float(median):.1f} points",
+         f"the standard error is {se:.1f} points, and {float(within):.0%} of runs are within it")
+    text = source(cells(1)[index_of(1, "is the *root-mean-square* distance", "markdown")])
+    says(text, "a typical run lands a little closer")
+    assert "typical distance" not in fold(" ".join(source(c) for c in cells(1)))
 
 
 def tags(cell: dict) -> list[str]:

@@ -197,6 +197,33 @@ def test_built_pages_hold_every_exercise_and_the_worksheets_their_prediction_tab
             f"worksheet {sheet.stem}: a prediction table has no blank cell to fill in")
 
 
+def test_worksheet_1_counts_every_column_out_of_the_same_10_first_rolls():
+    """Worksheet 1's part A table counts on one scale, the 10 first rolls each student plays in
+    lesson 1's class experiment; the teacher page's expected counts are 10 times the engine's
+    exact chances of each number of worms."""
+    from henkit.henpen.dice import WORM
+    from henkit.henpen.distributions import face_count_distribution
+
+    part_a = (TEACHER / "worksheets" / "01_rolling_dice.md").read_text(encoding="utf-8").split(
+        "## A.", 1)[1].split("\n## ", 1)[0]
+    assert not has_number(part_a, "100"), "part A mixes in predictions out of 100"
+    rows = [[c.strip() for c in line.strip("|").split("|")]
+            for line in part_a.splitlines() if line.startswith("| ") and "---" not in line]
+    header, total = rows[0], rows[-1]
+    assert all("10" in h for h in header[1:5]), header  # every count column is out of 10
+    assert total[0] == "total" and total[1:5] == ["10"] * 4, total
+    lesson = " ".join("".join(c["source"]) for c in json.loads(
+        (NOTEBOOKS / "01_rolling_dice.ipynb").read_text(encoding="utf-8"))["cells"]
+        if c["cell_type"] == "markdown")
+    assert "Play 10 turns" in lesson and "your 10 first rolls" in lesson
+    worms = face_count_distribution(8, WORM)
+    chances = [*worms[:4], 1 - sum(worms[:4])]
+    assert sum(chances) == 1
+    key = answer_key("01_rolling_dice")["Worksheet 1, part A: expected of 10 first rolls"]
+    for name, p in zip(["0", "1", "2", "3", "4 or more"], chances, strict=True):
+        assert f"| {name} | {p} | {10 * float(p):.1f} |" in key, (name, p)
+
+
 def test_build_refuses_bad_jobs_and_a_missing_browser(tmp_path):
     """ValueError, naming what is allowed, and nothing written."""
     build = load_build()
