@@ -237,26 +237,18 @@ def test_nb3_text_and_answers():
     assert len(ex) == 5
     says(ex[0], str(8 * Fraction(10, 3)))
     fail21 = float(threshold_fails(21))
-    least = min(range(21, 37), key=threshold_fails)
-    says(ex[1], f"**Stop at {least}** fails least, with chance {fail21:.4f}, and earns "
-                f"{dists[21]:.4f} worms per turn")
+    says(ex[1], f"stop at 21: P(fail) {fail21:.4f}, expected worms {dists[21]:.4f}")
     assert float(threshold_fails(25)) > 2 * fail21  # "fails more than twice as often"
     says(ex[1], "fails more than twice as often")
     gain = optimal.value() - dists[best]
-    says(ex[2], f"**{gain:.4f} worms per turn** more, about **{12 * gain:.1f} worms in 12 turns**")
+    says(ex[2], f"{gain:.4f} worms per turn, about {12 * gain:.1f} worms in 12 turns")
     says(text(3), "About a third of a worm more per turn")
     assert 0.29 < gain < 0.38
     point = TurnPoint(2, {1, WORM}, 22)
-    from henkit.henpen.odds import bust_chance
-
-    assert bust_chance(2, {1, WORM}) == Fraction(1, 9) == Fraction(2, 6) ** 2
-    says(ex[3], f"**{optimal.best_decision(point).capitalize()}.** A bust needs both dice to show a "
-                f"1 or a worm: (2/6)<sup>2</sup> = {bust_chance(2, {1, WORM})}",
-         f"Stopping is worth {optimal.value_if_stop(point):.3f} worm, rolling "
-         f"{optimal.value_if_roll(point):.3f} worms on average")
-    says(ex[4], f"Playing for at least 29: **{chance_at_least(29):.3%}**",
-         f"Playing for worms: **{optimal.end_distribution().chance_at_least(29):.3%}**")
-    assert chance_at_least(29) > optimal.end_distribution().chance_at_least(29)
+    says(ex[3], f"{point} -> {optimal.best_decision(point)} (stop {optimal.value_if_stop(point):.3f}, "
+                f"roll {optimal.value_if_roll(point):.3f})")
+    says(ex[4], f"playing for >= 29: {chance_at_least(29):.3%}",
+         f"playing for worms: {optimal.end_distribution().chance_at_least(29):.3%}")
 
 
 def test_nb3_the_simulations_land_where_the_text_says():
@@ -290,7 +282,7 @@ def test_nb4_failure_chances_of_the_two_plans():
 def test_nb4_how_often_the_threshold_and_greedy_bots_fail():
     threshold, greedy = float(threshold_fails(25)), float(greedy_fails())
     assert round(100 * threshold) == 38 and round(100 * greedy) == 19
-    for where in (section(4, "The surprise: the **greedy** bot"), answers(4)[3]):
+    for where in (section(4, "The optimal bot wins most games"), answers(4)[3]):
         says(where, f"fails about {round(100 * threshold)} % of", f"about {round(100 * greedy)} % of")
         assert 0.4 < greedy / threshold < 0.6
         says(where, "about half as often")
@@ -308,66 +300,10 @@ def test_nb4_answers():
     rows = re.findall(r"^(\w[\w ]*?)\s+120\s+[\d.]+\s+[\d.]+%\s+([\d.]+)%(?:-| to )([\d.]+)%", table,
                       flags=re.MULTILINE)
     assert len(rows) == 4
-    pairs = []
     for i, (a, a_lo, a_hi) in enumerate(rows):
         for b, b_lo, b_hi in rows[i + 1:]:
-            pairs.append((f"{a} and {b}", float(a_hi) < float(b_lo) or float(b_hi) < float(a_lo)))
-    assert all(apart for _pair, apart in pairs)  # else the answer must name the overlapping pairs
-    says(ex[0], "all six pairs are apart: " + ", ".join(pair for pair, _apart in pairs) + ".")
-    # "the random bot almost never wins": its row of the table (lesson 7 cites its 0.8 %).
-    random_row = re.search(r"^random\s+120\s+([\d.]+)\s+([\d.]+)%", table, flags=re.MULTILINE)
-    assert random_row and float(random_row[2]) < 2, table
-    assert f"{100 * float(random_row[1]) / 120:.1f}" == random_row[2] == "0.8"
-    says(section(4, "The optimal bot wins most games"), "the random bot almost never wins")
-
-
-@cache
-def greedy_low_stops(kept: tuple[int, ...] = FRESH) -> Fraction:
-    """The exact chance that the greedy bot's turn on a full grill ends with a serving of 21-24
-    (it takes the most points each roll and stops at the first serving it can claim)."""
-    dice = 8 - sum(kept)
-    total = sum(k * face_value(f) for f, k in zip(FACES, kept, strict=True))
-    if may_stop(kept) and total >= 21:
-        return Fraction(int(total <= 24))
-    if turn_ends_by_itself(dice, sum(1 for k in kept if k)):
-        return Fraction(0)
-    low = Fraction(0)
-    for roll, p in zip(roll_outcomes(dice), roll_probabilities(dice), strict=True):
-        faces = takeable_faces(roll, kept)
-        if faces:
-            face = min(faces, key=lambda f: take_preference(f, roll[f - 1]))
-            low += p * greedy_low_stops(tuple(k + (roll[f - 1] if f == face else 0)
-                                              for f, k in zip(FACES, kept, strict=True)))
-    return low
-
-
-def test_nb4_teacher_notes_on_the_open_questions():
-    """The teacher page's notes on lesson 4's "Things to look for" state what the engine, the
-    walk of the rules and the lesson's own seeded game say."""
-    from henkit.henpen.odds import expected_worms
-
-    page = " ".join((ROOT / "docs" / "teacher" / "04_playing_henpen.md").read_text("utf-8").split())
-    notes = page.split("## Notes on the open questions", 1)[1].split(" ## ", 1)[0]
-    questions = section(4, "**Things to look for.**")
-    for asked in ("greedy bot stop at 21 to 24", "optimal bot roll on where you would stop",
-                  "Does anyone steal", "once you hold a high serving"):
-        says(questions, asked)
-        says(notes, asked)
-    low = greedy_low_stops()
-    says(notes, f"about {round(100 * low)} % of its turns at 21-24, which is "
-                f"{round(100 * low / (1 - greedy_fails()))} % of the turns it does not fail")
-    game = output_after(4, "game.run()")
-    turns = re.findall(r"^ ?\d+\. Player", game, flags=re.MULTILINE)
-    steals = re.findall(r"^ ?\d+\. Player \d stopped at \d+ and chose to steal", game, flags=re.MULTILINE)
-    assert steals and len(turns) > len(steals)
-    says(notes, f"{len(steals)} of the {len(turns)} turns are steals")
-    worth = {top: expected_worms(GRILL, own_top=top, others_tops=OTHERS) for top in (None, 23, 30)}
-    assert worth[None] > worth[23] > worth[30]  # "It falls"
-    says(notes, f"{worth[None]:+.3f} worms with nothing at risk, {worth[23]:+.3f} with 23 on top",
-         f"and {worth[30]:+.3f} with 30 on top")
-    table = output_after(4, 'run_tournament("henpen", specs, games=120')
-    wins, rate = re.search(r"^random\s+120\s+([\d.]+)\s+([\d.]+)%", table, flags=re.MULTILINE).groups()
-    says(page, f"the random bot wins {float(wins):.0f} game of 120, {rate} %")
+            apart = float(a_hi) < float(b_lo) or float(b_hi) < float(a_lo)
+            says(ex[0], f"{a:>12} vs {b:<12} {'apart' if apart else 'overlap'}".rstrip())
 
 
 # -- notebooks 5 and 6: the answers, recomputed ------------------------------------------------
@@ -425,12 +361,33 @@ def test_nb6_answers():
     cells6, best, by_goal = nb6_answers()
     ex = answers(6)
     assert len(ex) >= 3  # the first three are read here; later ones by their sections' tests
-    says(ex[0], str(cells6))
-    says(ex[1], str(best), f"**{best[0]} points**")
-    says(ex[2], str(by_goal), f"**{min(by_goal.values())}** points",
+    says(ex[0], f"**{len(cells6)} places**", *(str(cell) for cell in cells6))
+    # The places the answer names, in words, are exactly the engine's (no other place is named).
+    named = {tuple(int(x) for x in m) for m in re.findall(r"\((-?\d+), (-?\d+)\)", ex[0])}
+    assert named == set(cells6)
+    says(ex[1], f"at {best[1]}", f"**{best[0]} points**")
+    says(ex[2], ", ".join(f"{g}: {v}" for g, v in by_goal.items()),
+         f"**{min(by_goal.values())}** points",
          f"Goal card {max(by_goal, key=by_goal.get)} is its best ({max(by_goal.values())} points")
     worst = sorted(g for g, v in by_goal.items() if v == min(by_goal.values()))
     says(ex[2], f"Goal cards {worst[0]} and {worst[1]} are its worst")
+
+
+def test_nb6_exercise_3_draws_g2_and_its_score_without_a_goal_card():
+    """Exercise 3 is done on paper: its grid is barnyard g2, and the total it states without a goal
+    card, step by step, is the engine's."""
+    from henkit.hens import Barnyard, score, total
+
+    raw = next(source(c) for c in cells(6) if c["cell_type"] == "markdown" and "### Exercise 3" in source(c))
+    words = " ".join(raw.split())
+    rows = [" ".join(cell.strip() for cell in cols.split("|"))
+            for cols in re.findall(r"^\| \d \| (.+?) \|$", outside_answers(raw), flags=re.MULTILINE)]
+    g2 = Barnyard.parse(NB6_GOAL_YARDS[2])
+    assert len(rows) == g2.shape[0] and Barnyard.parse("\n".join(rows)) == g2
+    steps = {line.step: line.points for line in score(g2, goal=None).lines}
+    parts = [steps["largest group"], steps["rooster group"], steps["medals"], -steps["chicken coops"]]
+    says(words, f"{parts[0]} + {parts[1]} + {parts[2]} - {parts[3]} = {total(g2, goal=None)} points",
+         f"{g2.medals} medals")
 
 
 @pytest.mark.parametrize("lesson", sorted(LESSONS))
@@ -467,12 +424,12 @@ def leaks(lesson: int) -> list[str]:
                 repr(two), repr(some), str(ce.at_least_one), repr(ce.at_least_one)]
     if lesson == 6:
         cells6, best, by_goal = nb6_answers()
-        return [str(cells6), str(best), str(by_goal)]
+        return [str(cells6), str(best), str(by_goal), ", ".join(f"{g}: {v}" for g, v in by_goal.items())]
     from henkit.results import wilson_interval
 
     one, two = wilson_interval(30, 50), wilson_interval(192.5, 385)
     return [str(one), str(two), f"{one[0]:.4f}", f"{one[1]:.4f}", f"{two[0]:.4f}", f"{two[1]:.4f}",
-            f"{one[0]:.1%}", f"{one[1]:.1%}"]
+            f"{one[0]:.1%}", f"{one[1]:.1%}", f"{two[0]:.1%} to {two[1]:.1%}"]
 
 
 @pytest.mark.parametrize("lesson", sorted(LESSONS))
@@ -514,16 +471,19 @@ def test_nb7_power_for_a_two_point_edge():
     normal = ((NormalDist().inv_cdf(0.975) * 0.5 + NormalDist().inv_cdf(0.8) * math.sqrt(0.52 * 0.48))
               / 0.02) ** 2
     assert n80 == 4_900 and abs(normal - n80) < 100
-    seat = section(7, "How many games would?")
-    says(seat, "2,400 games", "power** is about 50 %", "about 4,900 games")
-    out = output_after(7, "def power(n, p=0.52):")
+    seat = section(7, "The first seat won")
+    says(seat, "About 2,400 games make the interval's half-width 2 points")
+    assert "half the time" not in seat and "power" not in seat  # the box's answer comes after it
+    answer = section(7, "their **power** is about 50 %")
+    says(answer, "only about half the time", "about 4,900 games")
+    out = output_after(7, "for n in (400, 2_401, 4_900):")
     says(out, f"2401 games: power {power(2401):.0%}", f"4900 games: power {power(4900):.0%}")
 
 
 def test_nb7_wilson_text_and_answers():
     from henkit.results import wilson_interval
 
-    text2 = section(7, "Where the interval comes from")
+    text2 = section(7, "### The Wilson interval")
     assert "not empty" not in text2
     says(text2, "0 % to 0 %", "does not shrink to a single point")
     hens = output_after(7, 'hens = run_tournament("hens"')
@@ -535,6 +495,12 @@ def test_nb7_wilson_text_and_answers():
     one = wilson_interval(30, 50)
     says(ex[0], f"**{100 * one[0]:.1f} % to {100 * one[1]:.1f} %**", f"{one[0]:.1%} to {one[1]:.1%}")
     assert one[0] < 0.5 < one[1]
+    # The rule of thumb the exercise asks for on paper: 60 % give or take 1.96 sqrt(0.6 x 0.4 / 50).
+    half = 1.96 * math.sqrt(0.6 * 0.4 / 50)
+    says(section(7, "### Exercise 1"), "1.96 √(0.6 × 0.4 / 50)")
+    says(ex[0], f"about {half:.3f}", f"about {100 * (0.6 - half):.1f} % to {100 * (0.6 + half):.1f} %",
+         "Both still contain 50 %")
+    assert 0.6 - half < 0.5
     n = (0.98 / 0.05) ** 2
     two = wilson_interval(192.5, 385)
     says(ex[1], f"**{math.floor(n)}**", f"{two[0]:.1%} to {two[1]:.1%}", f"about {4 * 385:,} games")
@@ -547,7 +513,8 @@ def test_nb7_exercise_3_recomputed():
     lines = []
     for rotate in (True, False):
         t = run_tournament("hens", ["greedy", "greedy"], games=200, seed=1, rotate=rotate)
-        lines.append(f"rotated: {rotate!s:<5} " + ", ".join(f"{s.bot} {s.wins:g} wins" for s in t.summary()))
+        lines.append(("rotated: " if rotate else "not rotated: ")
+                     + ", ".join(f"{s.bot} {s.wins:g} wins" for s in t.summary()))
     says(answers(7)[2], *lines)
     assert lines[0].endswith("greedy #1 100 wins, greedy #2 100 wins")
 
@@ -557,15 +524,23 @@ def test_nb7_text_follows_the_tournaments():
     optimal = re.search(r"^optimal\s+60\s+([\d.]+)\s+([\d.]+)%\s+([\d.]+)%(?:-| to )([\d.]+)%", t1, flags=re.MULTILINE)
     wins, rate, low, high = (float(g) for g in optimal.groups())
     says(section(7, "The optimal bot wins"), f"wins {rate:.0f} % of the games ({wins:.0f} of 60)",
-         f"from about {low:.0f} % to {high:.0f} %")
+         f"from about {low:.0f} % to {high:.0f} %",
+         "Three equally strong bots would each win 1/3 of the games",
+         "whole interval lies above 1/3")
+    assert low / 100 > 1 / 3
+    assert "coin-flip" not in text(7) and "coin flip bot" not in text(7)
     rows = {m[0]: m[1:] for m in re.findall(r"^(threshold 25|greedy)\s+60\s+[\d.]+\s+([\d.]+)%\s+([\d.]+)%(?:-| to )([\d.]+)%",
                                             t1, flags=re.MULTILINE)}
     th, gr = rows["threshold 25"], rows["greedy"]
-    says(section(7, "## 5. Is the difference real?"), f"`threshold:25` won {th[0]} % and `greedy` {gr[0]} %",
-         f"({th[1]} % to {th[2]} % and {gr[1]} % to {gr[2]} %)")
+    real = section(7, "### Is the difference real?")
+    says(real, f"threshold 25 won {th[0]} % and greedy {gr[0]} %",
+         f"({th[1]} % to {th[2]} % and {gr[1]} % to {gr[2]} %)",
+         "overlapping intervals do not by themselves show that there is no difference")
+    assert float(th[1]) < float(gr[1]) < float(th[2])  # they do overlap
+    assert "cannot tell them apart" not in text(7)
     seats = output_after(7, 'seats = run_tournament("henpen"')
     m = re.search(r"first seat: won ([\d.]+)% of 400 games \(95% interval ([\d.]+)% to ([\d.]+)%\)", seats)
-    says(section(7, "How many games would?"), f"The first seat won {m[1]} %, but its interval ({m[2]} % to {m[3]} %)")
+    says(section(7, "The first seat won"), f"The first seat won {m[1]} %, but its interval ({m[2]} % to {m[3]} %)")
     mirrored = output_after(7, "mirror = run_tournament")
     rotated, plain = mirrored.split("not rotated")
     assert "interval" not in rotated.split("\n", 1)[1]  # no interval for games that come in pairs
@@ -581,7 +556,7 @@ def test_nb7_text_follows_the_tournaments():
     deal = re.search(r"Counted by deal \((\d+) deals of 2 games\): greedy's share [\d.]+%, 95% interval "
                      r"([\d.]+)% to ([\d.]+)%", match)
     assert deal and int(deal[1]) == 80 and float(deal[2]) > 50
-    says(section(7, "Three habits keep such conclusions honest"), "they are 80 deals",
+    says(section(7, "Three habits keep such"), "they are 80 deals",
          f"the interval is {deal[2]} % to {deal[3]} %")
 
 
@@ -590,7 +565,7 @@ def test_nb7_has_no_section_on_executors_and_caches():
     for word in ("executor", "process pool", "results cache", "Dask", "HENKIT_CACHE", "pin_seed",
                  "worker"):
         assert word not in words, word
-    assert "## 6. Your turn: the arena" in words and "## 7." not in words
+    assert "## 5. Your turn: the arena" in words and "## 6." not in words
 
 
 # -- the developer appendix --------------------------------------------------------------------
@@ -681,9 +656,10 @@ def test_nb6_goal_card_examples_say_what_the_engine_scores():
     def words(goal: int) -> str:
         return section(6, f"### Goal card {goal}:")
     says(words(1), f"so +{points[1]['top goal']}")
+    assert points[1]["yard"].medals == 18 and points[1]["medals"] == 18 // 3 * 2
     assert points[1]["bottom goal"] == 0  # "the bottom goal costs nothing"
     says(section(6, "The medals line is large here"), f"so {points[1]['medals']} points",
-         "6 + 2 x 3 + 2 x 3 = 18 medals")
+         "6 + 2 x 3 + 2 x 3 = 18 medals, six full sets of 3")
     says(words(2), f"{points[2]['lone']} hens without a same-breed neighbour")
     assert points[2]["bottom goal"] == points[2]["lone"] and points[2]["top goal"] == 5
     says(words(3), f"meet the top goal (+{points[3]['top goal']})", f"so it is a lone hen: {points[3]['bottom goal']}")
@@ -691,7 +667,17 @@ def test_nb6_goal_card_examples_say_what_the_engine_scores():
     rooster_on_ba = total(points[4]["yard"], goal=4, rooster=(3, 0)) - total(points[4]["yard"], goal=4)
     says(words(4), f"it would have added {rooster_on_ba} more points")
     says(words(5), f"so +{points[5]['top goal']}", f"the only group of 3 or more: +{points[5]['bottom goal']}")
-    says(words(6), f"to its right: {points[6]['top goal']}", f"(Fa3 Fa4 Fa5 Fa2 Fa6 Fa4): +{points[6]['bottom goal']}")
+    card6 = section(6, "The coop at (2, 1) touches")
+    says(card6, f"to its right: {points[6]['top goal']}", f"(Fa3 Fa4 Fa5 Fa2 Fa6 Fa4): +{points[6]['bottom goal']}",
+         f"Together +{points[6]['top goal'] + points[6]['bottom goal']}")
+    # Going further: a hen between two coops costs 2 on goal card 6, as the text says and prints.
+    two = Barnyard.parse("## Pa1 ##\n.. Pa2 ..")
+    steps = {line.step: line.points for line in score(two, goal=6).lines}
+    assert steps["top goal"] == -2 and steps["chicken coops"] == -2 and len(list(two.hens())) == 2
+    says(words(6), "a hen between two coops is counted twice", "the top goal takes 2 points, not 1",
+         "the two coops cost 2 more")
+    out = output_after(6, "two_coops = Barnyard.parse(")
+    says(out, f"top goal {steps['top goal']:+d}", f"chicken coops {steps['chicken coops']:+d}")
 
 
 def test_files_the_lessons_send_students_to_are_in_the_repository():
@@ -711,7 +697,7 @@ def test_nb2_heatmap_words_follow_the_charts_axis():
     assert heat["y"] == sorted(heat["y"])  # faces taken 0..6 listed upwards
     upwards = chart["layout"].get("yaxis", {}).get("autorange") != "reversed"
     words = next(" ".join(source(c).split()) for c in cells(name)
-                 if c["cell_type"] == "markdown" and "The heatmap gives the bust chance" in source(c))
+                 if c["cell_type"] == "markdown" and "## The whole picture: a heatmap" in source(c))
     if upwards:
         assert "(down)" not in words
         says(words, "faces taken (up the side)", "taking more faces (up)", "at the top left")

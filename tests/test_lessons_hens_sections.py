@@ -414,15 +414,35 @@ def test_nb5_predictions():
                      str(fits))
 
 
+def tags(cell: dict) -> list[str]:
+    return list(cell.get("metadata", {}).get("tags", []))
+
+
+def answer_cells(lesson: int, key: str) -> list[int]:
+    """The indices of the cells a dashboard keeps back until the box `key` shows its answer."""
+    return [i for i, c in enumerate(cells(lesson)) if f"answer:{key}" in tags(c)]
+
+
+def kept_back(lesson: int, key: str, *texts: str) -> None:
+    """Each text (a code cell's source or a markdown cell's words) is in a cell tagged with the
+    box's key, so the answer it shows or states stays hidden until the box reveals it."""
+    held = [fold(source(cells(lesson)[i])) for i in answer_cells(lesson, key)]
+    for text in texts:
+        assert any(fold(text) in h for h in held), (lesson, key, text)
+
+
 def test_nb6_predictions():
     yard = Barnyard.parse("Su5 Su2\nCe4 ##")
     su1 = len(yard.hen_cells("Su1"))
-    says(source(code(6, "how many cells may Su1 go")), 'len(yard.hen_cells(card("Su1")))')
+    says(source(code(6, "how many places may Su1 go")), 'len(yard.hen_cells(card("Su1")))',
+         'key="su1-places"')
     assert su1 == 6
-    before_cell(6, "how many cells may Su1 go", 'show(yard, yard.hen_cells(card("Su1")))')
+    before_cell(6, "how many places may Su1 go", 'show(yard, yard.hen_cells(card("Su1")))')
+    kept_back(6, "su1-places", 'show(yard, yard.hen_cells(card("Su1")))', "Su1 touches only Sultans")
     row = Barnyard.parse("Pa1 Pa2 Pa3 Pa4")
     assert len(row.hen_cells("Pa5")) == 8
-    before_cell(6, "On how many cells may Pa5 go", 'row = Barnyard.parse("Pa1 Pa2 Pa3 Pa4")')
+    before_cell(6, "On how many places may Pa5 go", 'row = Barnyard.parse("Pa1 Pa2 Pa3 Pa4")')
+    kept_back(6, "pa5-places", 'row = Barnyard.parse("Pa1 Pa2 Pa3 Pa4")', "The row is already 4 wide")
     farm = Barnyard.parse("Pa1 Pa1 Pa6 Pa2\nPa3 Wy2* Wy5 Wy3\n..  Wy4 Wy1 ..")
     pa, wy = (g for g in sorted(farm.groups(), key=lambda g: g.breed))
     says(words_of(6, "how many points does it score"),
@@ -433,6 +453,9 @@ def test_nb6_predictions():
     assert total(farm, goal=None) == wy.eggs == 6
     says(words_of(6, "how many points does it score"), f"not {pa.eggs} and not {pa.eggs + wy.eggs}")
     before_cell(6, "With no goal card, how many points", "s = score(farm, goal=None)")
+    kept_back(6, "rooster-example", "s = score(farm, goal=None)", "so only it scores")
+    assert total(farm, goal=None, rooster=(0, 0)) == pa.eggs  # "On a Padovana the rooster would give 8"
+    says(markdown(6, "The rulebook's own example"), f"On a Padovana the rooster would give {pa.eggs}")
     # Section 5, goal card 6: the two goals' points, counted by hand and by the engine.
     g6 = Barnyard.parse("Mo2 Fa3 Fa4\nCe3 Ce4* Fa5\nCe6 ## Fa2\nSu5 Fa4 Fa6")
     h, w = g6.shape
@@ -444,11 +467,18 @@ def test_nb6_predictions():
     assert (beside, big) == (4, 1) and goals == -beside + 5 * big == 1
     says(source(code(6, "what do the two goals add")), "lambda: total(g6, goal=6) - total(g6, goal=None)",
          "Mo2 Fa3  Fa4\nCe3 Ce4* Fa5\nCe6 ##   Fa2\nSu5 Fa4  Fa6")
-    says(words_of(6, "what do the two goals add"), "1 point for each hen beside a coop",
-         "5 points for each group of 6 or more hens")
+    says(words_of(6, "what do the two goals add"), "1 point for each hen beside a coop, for every coop "
+         "it touches", "5 points for each group of 6 or more hens")
     before_cell(6, "what do the two goals add", "print(score(g6, goal=6))")
     ask = next(i for i, src in predictions(6) if "what do the two goals add" in src)
-    assert ask < index_of(6, "counted once per coop. The coop at", "markdown")  # its text after it
+    assert ask < index_of(6, "The coop at (2, 1) touches", "markdown")  # its text after it
+    kept_back(6, "goal-card-6", "The coop at (2, 1) touches", "score_waterfall(score(g6, goal=6)")
+    # "For every coop it touches": the engine counts (hen, coop) pairs, so a hen between two coops
+    # costs 2, as the goal card table says.
+    two = Barnyard.parse("## Pa1 ##")
+    assert total(two, goal=6) - total(two, goal=None) == -2
+    says(markdown(6, "## 4. The goal cards"), "| 6 | -1 per hen beside a coop, for every coop it touches |",
+         "a hen between two coops costs 2")
     not_shown_before(6, "what do the two goals add", f"top goal -{beside}", "hens beside a chicken coop")
 
 
@@ -468,16 +498,24 @@ def test_nb7_predictions():
     cover = coverage()
     assert 0.94 < cover < 0.95  # not exactly 95 %: whole numbers of heads
     src = source(code(7, "contains the true chance 1/2"))
-    says(src, "lambda: coin_coverage(100)")
+    says(src, "lambda: coin_coverage(100)", 'key="coin-coverage"')
     before_cell(7, "contains the true chance 1/2", "heads = rng.binomial(100, 0.5, size=2_000)")
     out = output(code(7, "heads = rng.binomial(100, 0.5, size=2_000)"))
-    sim = float(re.search(r"simulated: ([\d.]+)%", out)[1]) / 100
+    sim = float(re.search(r"of 100 flips: ([\d.]+)% of the intervals contain 1/2", out)[1]) / 100
     assert abs(sim - float(cover)) < 4.5 * math.sqrt(float(cover * (1 - cover)) / 2000)
+    kept_back(7, "coin-coverage", "heads = rng.binomial(100, 0.5, size=2_000)",
+              "About 95 % of the intervals contain 1/2")
+    # The text above the box names the 95 % interval but never the share that contains 1/2.
+    ask = next(i for i, s in predictions(7) if "contains the true chance 1/2" in s)
+    above = fold(" ".join(source(c) for c in cells(7)[:ask] if c["cell_type"] == "markdown"))
+    for leak in ("about 95", "95% of the intervals", "one time in twenty", "94.", "5% miss"):
+        assert leak not in above, leak
     says(words_of(7, "really wins 52 % of games"), "2,400 games")
-    says(source(code(7, "def edge_shown(")), "lambda: edge_shown(2_400)")
+    says(source(code(7, "really wins 52 % of games")), "lambda: edge_shown(2_400)", 'key="edge-power"')
     shown = edge_shown(2400)
     assert abs(float(shown) - 0.5) < 0.02
-    before_cell(7, "def edge_shown(", "def power(n, p=0.52):")
+    before_cell(7, "really wins 52 % of games", "for n in (400, 2_401, 4_900):")
+    kept_back(7, "edge-power", "for n in (400, 2_401, 4_900):", "their **power** is about 50 %")
     before_cell(7, "half as wide", 'for n in (10, 40, 160, 640, 2560, 10240):')
     says(source(code(7, "half as wide")), '"4 times", kind="choice"')
     lo, hi = wilson_interval(50, 100)
@@ -511,13 +549,16 @@ def test_nb7_predictions_of_sections_1_and_5():
     table, match = nb7_tournaments()
     wins = next(s.wins for s in table.summary() if s.bot == "optimal")
     assert wins == 39 and wins > 60 / 3
+    says(source(code(7, "def tournament():")),
+         'run_tournament("henpen", ["optimal", "threshold:25", "greedy"], games=60, seed=1')
     says(source(code(7, "will the optimal bot win")),
-         'run_tournament("henpen", ["optimal", "threshold:25", "greedy"], games=60, seed=1',
          'lambda: Fraction(next(s.wins for s in tournament().summary() if s.bot == "optimal"))')
     says(source(code(7, 'henpen = run_tournament("henpen"')),
          'run_tournament("henpen", ["optimal", "threshold:25", "greedy"], games=60, seed=1')
     says(words_of(7, "will the optimal bot win"), "1/3 of the games, 20 of 60")
     before_cell(7, "will the optimal bot win", "print(henpen.table())")
+    kept_back(7, "optimal-wins", "print(henpen.table())", "win_rate_chart(henpen",
+              "The optimal bot wins 65 % of the games (39 of 60)")
     not_shown_before(7, "will the optimal bot win", "optimal 60", "39 wins", "65.0%")
     low = by_deal_low()
     by_game = match.summary()[0]
@@ -526,7 +567,43 @@ def test_nb7_predictions_of_sections_1_and_5():
     says(words_of(7, "Counted by deal (greedy's share"), "80 deals, each played from both chairs")
     assert len(match.records) == 160
     before_cell(7, "Counted by deal (greedy's share", "print(match.table())")
+    kept_back(7, "by-deal-low", "print(match.table())", "the interval is 67.0 % to 80.5 %")
     not_shown_before(7, "Counted by deal (greedy's share", f"{low:.1%}", "Counted by deal (")
+
+
+def difference_by_deal() -> tuple[float, float, float]:
+    """Greedy's win rate minus threshold 25's in section 1's table of three, with its 95 % interval,
+    counted over the deals (each played from all three seats)."""
+    from henkit.arena import mean_interval
+
+    table, _ = nb7_tournaments()
+
+    def share(game, bot):
+        winners = [game.bots[seat] for seat in game.winners]
+        return winners.count(bot) / len(winners)
+
+    deals: dict = {}
+    for game in table.records:
+        deals.setdefault(game.seed, []).append(share(game, "greedy") - share(game, "threshold 25"))
+    assert len(deals) == 20 and {len(d) for d in deals.values()} == {3}  # every deal from 3 seats
+    return mean_interval([sum(d) / 3 for d in deals.values()])
+
+
+def test_nb7_the_difference_is_judged_by_its_own_interval():
+    """Section "Is the difference real?": overlapping intervals are not the test; the interval of
+    the difference (greedy minus threshold 25), counted by deal, is recomputed here."""
+    table, _ = nb7_tournaments()
+    rows = {s.bot: s for s in table.summary()}
+    th, gr = rows["threshold 25"], rows["greedy"]
+    assert th.win_low < gr.win_low < th.win_high  # the two intervals overlap
+    diff, low, high = difference_by_deal()
+    assert abs(diff - (gr.win_rate - th.win_rate)) < 1e-9 and low < 0 < high
+    says(output(code(7, "greedy minus threshold 25, over")),
+         f"greedy minus threshold 25, over 20 deals: {100 * diff:.1f} points, "
+         f"95% interval {100 * low:.1f} to {100 * high:.1f} points")
+    text = markdown(7, "### Is the difference real?")
+    says(text, f"Greedy won {100 * diff:.0f} points more than threshold 25", "20 deals")
+    says(markdown(7, "The interval of the difference contains 0"), "not shown yet")
 
 
 def test_no_prediction_widget_output_shows_its_answer():
@@ -583,15 +660,24 @@ def test_teacher_pages_6_and_7_state_the_engines_numbers():
     yard = Barnyard.parse("Su5 Su2\nCe4 ##")
     farm = Barnyard.parse("Pa1 Pa1 Pa6 Pa2\nPa3 Wy2* Wy5 Wy3\n..  Wy4 Wy1 ..")
     text6 = page("06_placing_hens")
-    says(text6, f"| {len(yard.hen_cells('Su1'))} cells |",
-         f"| {len(Barnyard.parse('Pa1 Pa2 Pa3 Pa4').hen_cells('Pa5'))} cells (none at the ends",
+    says(text6, "a hen between two coops costs 2")
+    says(text6, f"| {len(yard.hen_cells('Su1'))} places |",
+         f"| {len(Barnyard.parse('Pa1 Pa2 Pa3 Pa4').hen_cells('Pa5'))} places (none at the ends",
          f"| {total(farm, goal=None)} points (not 8, not 14) |", "(6 points, not 8 + 6 = 14)")
     g6 = Barnyard.parse("Mo2 Fa3 Fa4\nCe3 Ce4* Fa5\nCe6 ## Fa2\nSu5 Fa4 Fa6")
     says(text6, f"| +{total(g6, goal=6) - total(g6, goal=None)} point (-4 for the 4 hens beside the coop,")
     text7 = page("07_strategy_arena")
     cover = coverage()
-    says(text7, f"| {pct(cover)} (a binomial sum", f"(exactly {pct(cover)})", "| 4 times |",
+    says(text7, f"| {pct(cover)} (a binomial sum", "| 4 times |",
          f"| {pct(edge_shown(2400))} (the power: about half the time) |")
+    diff, low, high = difference_by_deal()
+    says(text7, "Overlapping 95 % intervals do not mean no difference",
+         f"is {100 * diff:.1f} points, and counted by its 20 deals the difference's 95 % interval is "
+         f"{100 * low:.1f} to {100 * high:.1f} points. It contains 0")
+    # "95 % sure" appears only as the misreading the page corrects.
+    says(text7, '**"A 95 % interval is a range I can be 95 % sure contains the true rate."** The 95 % '
+                "belongs to the method")
+    assert fold(text7).count("95% sure") == 1
     table, match = nb7_tournaments()
     wins = next(s.wins for s in table.summary() if s.bot == "optimal")
     says(text7, f"| {wins:g} games ({pct(Fraction(int(wins), 60))};",

@@ -148,6 +148,52 @@ def test_notebooks_links_to_rules_sheets_and_the_packs_links_exist():
             assert (md.parent / target).resolve().exists(), f"{md.name} links to missing {target}"
 
 
+def rules_rows(sheet: str) -> dict[str, list[str]]:
+    """A rules sheet's table rows, by their first cell."""
+    text = (ROOT / "docs" / "rules" / sheet).read_text(encoding="utf-8")
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")]
+            for line in text.splitlines() if line.startswith("|")]
+    return {row[0]: row[1:] for row in rows}
+
+
+def test_hens_rules_sheet_scores_goal_card_6_and_medals_as_the_engine_does():
+    """Lessons 6-7: the rules sheet's goal card 6 counts a hen once for every coop it touches,
+    and medals score only in full sets of 3, as henkit.hens scores them."""
+    from henkit.hens import Barnyard, score, total
+
+    text = (ROOT / "docs" / "rules" / "hens.md").read_text(encoding="utf-8")
+    top6 = rules_rows("hens.md")["6"][0]
+    assert "once per coop" not in top6
+    assert top6 == "−1 per hen beside a coop, for each coop it touches (between two: −2)"
+    between = Barnyard.parse("## Pa1 ##")  # one hen, touching two coops
+    assert total(between, goal=6) - total(between, goal=None) == -2
+    beside = Barnyard.parse("## Pa1 Pa2")  # one hen beside one coop, one beside none
+    assert total(beside, goal=6) - total(beside, goal=None) == -1
+    assert "**Medals**: 2 points per full set of 3 medals (8 medals score 4)." in text
+    yard = Barnyard.parse("Su1 Su2 Su3 Su4\nSu5 Su6 Su3 Su4")  # eight Sultans: 8 medals
+    medals = {line.step: line.points for line in score(yard, goal=None).lines}["medals"]
+    assert yard.medals == 8 and medals == 4 == 8 // 3 * 2
+
+
+def test_worksheets_6_and_7_can_be_done_on_paper_and_read_intervals_rightly():
+    """Worksheet 6 draws barnyard g2, which part B scores under each goal card; worksheet 7 reads
+    a 95 % interval as a method's, never as 'the range you are 95 % sure of'."""
+    from henkit.hens import Barnyard
+
+    sheet6 = (TEACHER / "worksheets" / "06_placing_hens.md").read_text(encoding="utf-8")
+    part_b = sheet6.split("## B.", 1)[1].split("\n## ", 1)[0]
+    rows = re.findall(r"^\| \d \| ((?:[A-Z][a-z]\d\*?|##|\.\.)(?: \| .+?)?) \|$", part_b,
+                      flags=re.MULTILINE)  # the drawn barnyard's rows (not the goal cards' table)
+    yard = Barnyard.parse("\n".join(" ".join(c.strip() for c in r.split("|")) for r in rows))
+    g2 = "Ce4 Ba5 Ba6\n##  Pa6 Ba5\nSu4 Mo5 Pa4\nPa5 Fa6* Ce5"  # the lesson's exercise 3
+    nb = json.loads((NOTEBOOKS / "06_placing_hens.ipynb").read_text(encoding="utf-8"))
+    assert any(g2 in "".join(c["source"]) for c in nb["cells"] if c["cell_type"] == "code")
+    assert len(rows) == 4 and yard == Barnyard.parse(g2)
+    sheet7 = (TEACHER / "worksheets" / "07_strategy_arena.md").read_text(encoding="utf-8")
+    assert "95 % sure" not in sheet7 and "sure of" not in sheet7
+    assert "belongs to the method" in " ".join(sheet7.split())
+
+
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """The whole pack, built once into a temporary folder as `make handouts` builds it."""
@@ -195,33 +241,6 @@ def test_built_pages_hold_every_exercise_and_the_worksheets_their_prediction_tab
         assert predicting, f"worksheet {sheet.stem} has no prediction table"
         assert all(re.search(r"<td[^>]*>\s*</td>", t) for t in predicting), (
             f"worksheet {sheet.stem}: a prediction table has no blank cell to fill in")
-
-
-def test_worksheet_1_counts_every_column_out_of_the_same_10_first_rolls():
-    """Worksheet 1's part A table counts on one scale, the 10 first rolls each student plays in
-    lesson 1's class experiment; the teacher page's expected counts are 10 times the engine's
-    exact chances of each number of worms."""
-    from henkit.henpen.dice import WORM
-    from henkit.henpen.distributions import face_count_distribution
-
-    part_a = (TEACHER / "worksheets" / "01_rolling_dice.md").read_text(encoding="utf-8").split(
-        "## A.", 1)[1].split("\n## ", 1)[0]
-    assert not has_number(part_a, "100"), "part A mixes in predictions out of 100"
-    rows = [[c.strip() for c in line.strip("|").split("|")]
-            for line in part_a.splitlines() if line.startswith("| ") and "---" not in line]
-    header, total = rows[0], rows[-1]
-    assert all("10" in h for h in header[1:5]), header  # every count column is out of 10
-    assert total[0] == "total" and total[1:5] == ["10"] * 4, total
-    lesson = " ".join("".join(c["source"]) for c in json.loads(
-        (NOTEBOOKS / "01_rolling_dice.ipynb").read_text(encoding="utf-8"))["cells"]
-        if c["cell_type"] == "markdown")
-    assert "Play 10 turns" in lesson and "your 10 first rolls" in lesson
-    worms = face_count_distribution(8, WORM)
-    chances = [*worms[:4], 1 - sum(worms[:4])]
-    assert sum(chances) == 1
-    key = answer_key("01_rolling_dice")["Worksheet 1, part A: expected of 10 first rolls"]
-    for name, p in zip(["0", "1", "2", "3", "4 or more"], chances, strict=True):
-        assert f"| {name} | {p} | {10 * float(p):.1f} |" in key, (name, p)
 
 
 def test_build_refuses_bad_jobs_and_a_missing_browser(tmp_path):
