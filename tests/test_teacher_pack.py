@@ -164,7 +164,7 @@ def test_hens_rules_sheet_scores_goal_card_6_and_medals_as_the_engine_does():
     text = (ROOT / "docs" / "rules" / "hens.md").read_text(encoding="utf-8")
     top6 = rules_rows("hens.md")["6"][0]
     assert "once per coop" not in top6
-    assert top6 == "−1 per hen beside a coop, for each coop it touches (between two: −2)"
+    assert top6 == "−1 per hen for each coop it touches (two coops: −2)"
     between = Barnyard.parse("## Pa1 ##")  # one hen, touching two coops
     assert total(between, goal=6) - total(between, goal=None) == -2
     beside = Barnyard.parse("## Pa1 Pa2")  # one hen beside one coop, one beside none
