@@ -101,9 +101,9 @@ button:focus-visible, a:focus-visible { outline: 0.15em solid #e08a00; outline-o
 a { color: #0b3d91; }
 table { border-collapse: collapse; font-size: 0.8rem; } th, td { border: 1px solid #777;
 padding: 0.15em 0.5em; text-align: left; } th { background: #e8e8e8; }
-.address { font-size: min(8.5vw, 5.5rem); font-weight: bold; text-align: center;
-word-break: break-all; margin: 0.2em 0; }
-.qr svg { display: block; width: min(66vh, 92vw); height: auto; margin: 0.3em auto; }
+.address { font-weight: bold; text-align: center; overflow-wrap: anywhere; margin: 0.1em 0;
+line-height: 1.15; }
+.qr svg { display: block; height: min(70vh, 92vw); width: auto; margin: 0.2em auto; }
 .back { font-size: 0.8rem; text-align: center; }
 """
 
@@ -239,10 +239,11 @@ def teacher_handlers(base_url: str, pool: str, secret: str, student_url: str, *,
     ]
 
 
-def page(title: str, body: str, *, refresh: str | None = None) -> str:
+def page(title: str, body: str, *, refresh: str | None = None,
+         after: int = REFRESH_SECONDS) -> str:
     """A whole HTML page: its title (text) and body (HTML), with the teacher's style; with
-    `refresh` (a path), the page reloads it every REFRESH_SECONDS."""
-    again = (f'<meta http-equiv="refresh" content="{REFRESH_SECONDS}; url={html.escape(refresh)}">'
+    `refresh` (a path), the page loads that path `after` seconds."""
+    again = (f'<meta http-equiv="refresh" content="{after}; url={html.escape(refresh)}">'
              if refresh else "")
     return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
             '<meta name="viewport" content="width=device-width, initial-scale=1">'
@@ -351,7 +352,16 @@ class TeacherPage(TeacherHandler):
         self.set_cookie(COOKIE, self.teacher.cookie_value, path=self.teacher.path,
                         httponly=True, samesite="Strict",
                         secure=self.request.protocol == "https")
-        self.redirect(self.teacher.path, status=303)
+        if self.request.headers.get("Sec-Fetch-Site", "none") in ("none", "same-origin"):
+            self.redirect(self.teacher.path, status=303)
+            return
+        # The link was followed from another site (a webmail, a chat page): a browser sends no
+        # SameSite=Strict cookie along a redirect that such a click started, so /teacher would
+        # answer 403. A page of this site moving on to /teacher is a same-site navigation.
+        to = html.escape(self.teacher.path)
+        self.finish(page("Teacher's page", (
+            f'<p><a class="button" href="{to}">Open the teacher\'s page</a></p>'),
+            refresh=self.teacher.path, after=0))
 
     async def get(self) -> None:
         """The teacher's page."""
@@ -461,7 +471,9 @@ class Address(TeacherHandler):
     def get(self) -> None:
         """The page for the projector."""
         t = self.teacher
-        body = (f'<p class="address">{html.escape(t.student_url)}</p>'
+        # As large as one line across the screen allows (bold digits and dots average under 0.6 em).
+        size = f"min({150 / len(t.student_url):.2f}vw, 15vh)"
+        body = (f'<p class="address" style="font-size: {size}">{html.escape(t.student_url)}</p>'
                 f'<div class="qr">{qr_svg(t.student_url)}</div>'
                 f'<p class="back"><a href="{html.escape(t.path)}">Back to the teacher\'s page'
                 "</a></p>")

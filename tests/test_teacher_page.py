@@ -24,7 +24,7 @@ import pytest
 import qrcode
 from tornado.httpserver import HTTPServer
 from tornado.testing import bind_unused_port
-from tornado.web import Application
+from tornado.web import Application, RequestHandler
 
 from henkit.classpool import RollRecord, new_page_id, open_store, read_csv
 from henkit.classpool.server import PostgresServer, postgres_bindir, throwaway_postgres
@@ -73,10 +73,10 @@ class Server:
     port: int
 
     def ask(self, method: str, path: str, *, cookies: dict[str, str] | None = None,
-            form: dict[str, str] | None = None) -> Reply:
+            form: dict[str, str] | None = None, headers: dict[str, str] | None = None) -> Reply:
         """One request, with exactly these cookies (no redirect followed)."""
         conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
-        headers = {}
+        headers = dict(headers or {})
         if cookies:
             headers["Cookie"] = "; ".join(f"{k}={v}" for k, v in cookies.items())
         body = None
@@ -225,6 +225,20 @@ def test_the_link_sets_a_strict_http_only_cookie_and_leaves_the_address_bar(
     assert "key=[hidden]" in caplog.text and SECRET not in caplog.text
 
 
+@pytest.mark.parametrize("came_from", ["cross-site", "same-site"])
+def test_a_link_followed_from_another_site_moves_on_within_this_one(server: Server,
+                                                                   came_from: str) -> None:
+    """A click on the link in a webmail: browsers send no SameSite=Strict cookie along the
+    redirect such a click starts (Chromium answered 403 then), so the answer is a page of this
+    site that sets the cookie and moves on to /teacher itself (a same-site navigation)."""
+    r = server.ask("GET", f"/teacher?key={SECRET}", headers={"Sec-Fetch-Site": came_from})
+    assert r.status == 200 and "samesite=strict" in r.cookies()[teacher.COOKIE].lower()
+    assert '<meta http-equiv="refresh" content="0; url=/teacher">' in r.body
+    assert 'href="/teacher"' in r.body and SECRET not in r.everything()
+    r = server.ask("GET", "/teacher?key=wrong", headers={"Sec-Fetch-Site": came_from})
+    assert r.status == 403 and not r.cookies()
+
+
 def test_the_page_shows_the_pool_the_session_and_the_controls(server: Server, pool: str) -> None:
     """Which pool in words, the current session and its counts, the four controls, no script,
     and headers that keep it out of caches, referrers and frames."""
@@ -336,8 +350,10 @@ def test_the_address_page_shows_the_url_and_its_qr_code(server: Server) -> None:
     (its modules are those of the address's QR code, not of a neighbour's)."""
     r = server.ask("GET", "/teacher/address", cookies=log_in(server))
     assert r.status == 200
-    assert f'<p class="address">{STUDENTS}</p>' in r.body
-    assert ".address { font-size: min(8.5vw, 5.5rem)" in r.body  # projector-sized
+    # Projector-sized: one line as wide as the screen allows, a QR code 70 % of its height.
+    assert re.search(rf'<p class="address" style="font-size: min\(\d\.\d\dvw, 15vh\)">'
+                     rf"{re.escape(STUDENTS)}</p>", r.body)
+    assert "height: min(70vh, 92vw)" in r.body
     svg = re.search(r"<svg.*?</svg>", r.body, re.DOTALL).group(0)
     assert 'role="img"' in svg and "viewBox=" in svg and "mm" not in svg.split(">")[0]
     modules = dark_modules(svg)
@@ -439,3 +455,57 @@ def test_bad_settings_are_value_errors_without_secrets(call, words: str) -> None
     with pytest.raises(ValueError, match=words) as refused:
         call()
     assert PASSWORD[3:] not in str(refused.value) and SECRET not in str(refused.value)
+
+
+# ----- in a real browser ---------------------------------------------------------------------------
+
+
+class OtherSite(RequestHandler):
+    """A page of another site (reached as localhost, the teacher's server as 127.0.0.1) holding
+    the teacher link, as a webmail would."""
+
+    def get(self) -> None:
+        """A page with one link: the teacher link."""
+        self.finish(f'<a id="link" href="{html.escape(self.get_query_argument("to"))}">link</a>')
+
+
+@pytest.mark.browser
+def test_in_chromium_the_link_opens_the_page_typed_or_clicked_elsewhere(pool: str) -> None:
+    """Debian's Chromium: the link typed in the address bar, or clicked on another site, ends
+    on /teacher (no key in the address) with the controls; the button starts a session (the
+    browser sends the form's _xsrf); the address page's QR code fills most of the screen."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS
+
+    # Without the resolver rule that leaves only 127.0.0.1: the other site is localhost.
+    args = [a for a in CHROMIUM_ARGS if not a.startswith("--host-resolver-rules")]
+    handlers = teacher.teacher_handlers("/", pool, SECRET, STUDENTS) + [(r"/other", OtherSite)]
+    with serving(handlers) as server, sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=args)
+        try:
+            typed = browser.new_context(viewport={"width": 1280, "height": 720})
+            page = typed.new_page()
+            assert page.goto(f"{server.base}/teacher?key={SECRET}").status == 200
+            assert page.url == f"{server.base}/teacher"
+            before = sessions(pool)
+            page.get_by_role("button", name="Start a new class session").click()
+            page.wait_for_url(re.compile(r".*/teacher\?started=.*"))
+            assert sessions(pool)[:-1] == before and len(sessions(pool)) == len(before) + 1
+            assert sessions(pool)[-1] in page.locator(".note").inner_text()
+            page.get_by_role("link", name="Show the students' address").click()
+            box = page.locator(".qr svg").bounding_box()
+            assert box is not None and box["height"] >= 0.6 * 720
+            assert page.locator(".address").inner_text() == STUDENTS
+            typed.close()
+
+            clicked = browser.new_context()
+            page = clicked.new_page()
+            link = f"{server.base}/teacher?key={SECRET}"
+            page.goto(f"http://localhost:{server.port}/other?to={link}")
+            page.click("#link")
+            page.get_by_role("button", name="Start a new class session").wait_for()
+            assert page.url == f"{server.base}/teacher"
+            clicked.close()
+        finally:
+            browser.close()
