@@ -49,7 +49,7 @@ CHROMIUM_FLAGS = (
     "--disable-quic",
     "--no-pdf-header-footer",
 )
-LESSON = re.compile(r"^\d\d_[a-z0-9_]+$")
+LESSON = re.compile(r"^\d\d[a-z]?_[a-z0-9_]+$")  # NN_name, or NNx_name for a lesson split off after NN
 
 STYLE = """
 @page { size: A4; margin: 14mm 15mm 14mm 15mm; }
