@@ -337,12 +337,58 @@ def nb5_answers() -> tuple[int, int, Fraction, Fraction, object]:
 def test_nb5_answers():
     eggs3, medals, two, some, ce = nb5_answers()
     ex = answers(5)
-    assert len(ex) >= 3  # the first three are read here; later ones by their sections' tests
-    says(ex[0], f"{eggs3} cards hatch 3 eggs; {medals} medals", f"The {eggs3} cards", f"The {medals} medals")
-    says(ex[1], f"**{two}**", f"**{some}**", f"{two} {some}", f"about {float(two):.1%}".replace("%", " %"),
+    assert len(ex) == 2  # lesson 5: eggs and medals, two sixes (the Cemani draws are in 5b)
+    medal_cards = Counter(c.medals for c in deck_cards())
+    says(ex[0], f"**{eggs3}** cards hatch 3 eggs", f"There are **{medals}** medals",
+         f"{medal_cards[1]} cards with 1 medal and {medal_cards[2]} cards with 2 medals")
+    assert medal_cards[1] + 2 * medal_cards[2] == medals
+    says(output_after(5, "# Exercise 1, counted from the deck"), f"{eggs3} cards hatch 3 eggs; {medals} medals")
+    says(ex[1], f"**{two}**", f"**{some}**", f"about {float(two):.1%}".replace("%", " %"),
          f"about {float(some):.1%}".replace("%", " %"))
-    says(ex[2], str(ce), f"**{ce.at_least_one}**", f"**{ce.expected}**",
-         f"{ce.matching} of the {ce.unseen} unseen cards")
+    says(output_after(5, "# Exercise 2 with the formula"), f"{two} {some}")
+    ex5b = answers(NB5B)
+    assert len(ex5b) == 3  # the clinic; a Cemani in the hand and the random bot; the Cemani draws
+    says(ex5b[2], f"**{ce.at_least_one}**", f"**{ce.expected}**", f"{ce.matching} of the {ce.unseen} unseen cards",
+         f"about {float(ce.at_least_one):.1%}".replace("%", " %"))
+    says(output_after(NB5B, "# Exercise 3"), str(ce))
+
+
+def test_nb5_counting_cards_prints_what_counting_gives():
+    from henkit.hens import BREEDS, deck_cards
+
+    deck = deck_cards()
+    n = len(deck)
+    pa, ce = (sum(c.breed.code == b for c in deck) for b in ("Pa", "Ce"))
+    table = output_after(5, "def row(values):")  # the card table, in numbers and words
+    for b in BREEDS:
+        says(table, f"{b.name} {b.colour} {b.size} {' '.join(map(str, b.copies))} "
+                    f"{' '.join(map(str, b.eggs))} {b.medals}")
+    assert "(" not in table
+    says(output_after(5, "breeds = Counter("), f"{n} cards in the full deck: 12 Padovana",
+         f"{sum(c.number == 6 for c in deck)} of them carry the number 6")
+    neither = Fraction(n - pa, n) * Fraction(n - pa - 1, n - 1)
+    pairs, hits = math.comb(n, 2), math.comb(n, 2) - math.comb(n - pa, 2)
+    assert Fraction(hits, pairs) == 1 - neither
+    out = output_after(5, "pairs = list(combinations(")
+    says(out, f"= {Fraction(pa, n) * Fraction(pa - 1, n - 1)}", f"= {neither}",
+         f"= {1 - neither}, about {pct(float(1 - neither))}%",
+         f"of all {pairs:,} pairs of cards, each equally likely, {hits} hold a Padovana: "
+         f"{hits}/{pairs} = {Fraction(hits, pairs)}")
+    with_ = 1 - (1 - Fraction(pa, n)) ** 2
+    assert with_ < 1 - neither  # "without replacement" is the higher: the box's answer
+    says(output_after(5, "with_ = 1 - (1 - p) ** 2"), f"1 - 5/6 x 5/6 = {with_}, about {pct(float(with_))}%",
+         f"without replacement: P(at least one Padovana) = {1 - neither}, about {pct(float(1 - neither))}%")
+    table = output_after(5, "K_ce = sum(")
+    for k in (1, 2, 4, 8, 16):
+        without = 1 - Fraction(math.comb(n - ce, k), math.comb(n, k))
+        with_k = 1 - (1 - Fraction(ce, n)) ** k
+        assert without >= with_k
+        says(table, f"{k} {pct(float(without))}% {pct(float(with_k))}%")
+    says(section(5, "Without replacement gives a slightly *higher*"), f"For the {ce} Cemani cards")
+    sim = output_after(5, "TRIALS = 20_000")
+    for j in range(3):
+        exact = Fraction(math.comb(pa, j) * math.comb(n - pa, 2 - j), math.comb(n, 2))
+        says(sim, f"exactly {j} Padovana: exact {exact} = {float(exact):.4f}")
 
 
 def nb6_answers() -> tuple[list, tuple, dict]:
@@ -398,7 +444,14 @@ def test_students_text_has_no_developer_words(lesson):
         assert word not in words, f"notebook {lesson} shows {word!r} to students"
     prose = outside_answers(text(lesson))
     spans = re.findall(r"`([^`]+)`", prose)
+NB5B = "05b_hens_seen_and_unseen.ipynb"  # lesson 5b: seen and unseen cards, Bayes
+
+
     calls = [c for c in spans if re.search(r"\w\(|^henkit\.|=", c)] + re.findall(r"\b\w+_\w+\(", prose)
+    from collections import Counter
+
+    from henkit.hens import deck_cards
+
     assert not calls, f"notebook {lesson}'s text names code: {calls}"
     code_in_outputs = [line for line in visible_outputs(lesson).splitlines()
                        if "`" in line and not line.lstrip().startswith(("{", '"'))]
@@ -419,9 +472,9 @@ def leaks(lesson: int) -> list[str]:
 
         return [f"{expected_worms(GRILL, own_top=23, others_tops=OTHERS):+.3f}"]
     if lesson == 5:
-        eggs3, medals, two, some, ce = nb5_answers()
+        eggs3, medals, two, some, _ = nb5_answers()
         return [f"({eggs3}, {medals})", f"{eggs3} cards hatch", str(two), str(some),
-                repr(two), repr(some), str(ce.at_least_one), repr(ce.at_least_one)]
+                repr(two), repr(some)]
     if lesson == 6:
         cells6, best, by_goal = nb6_answers()
         return [str(cells6), str(best), str(by_goal), ", ".join(f"{g}: {v}" for g, v in by_goal.items())]
@@ -624,13 +677,30 @@ def test_nb5_numbers_from_the_seat():
 
     view = nb5_view()
     unseen = sum(view.unlocated().values())
-    says(section(5, "The deck holds"), f"The deck holds {view.deck_size} cards",
-         f"so {unseen} cards are unseen")
-    says(section(5, "Cell (0, 2) sits between"), f"only {draw_odds(view, (0, 2), 1).matching} of {unseen}")
-    says(section(5, "Fa1 is a sure card"),
+    says(section(NB5B, "The deck holds"), f"The deck holds {view.deck_size} cards and player 2 holds "
+                                          f"{view.hand_sizes[1]}, so {unseen} cards are unseen")
+    says(output_after(NB5B, "view = state.view(0)"), f"Deck: {view.deck_size} cards;  player 2 holds "
+                                                     f"{view.hand_sizes[1]} cards")
+    says(section(NB5B, "Square (0, 2) sits between"), f"only {draw_odds(view, (0, 2), 1).matching} of {unseen}")
+    says(section(NB5B, "Fa1 fits (1, -1) and (2, 0)"),
          f"The deck gives a {draw_odds(view, (2, 1), 1).at_least_one} chance per draw")
     says(section(5, "Now draw **two** cards"), "only 11 of the 71 cards left are Padovana")
-    says(section(5, "A check by brute force"), f"C(72, 2) = {math.comb(72, 2):,} pairs")
+
+
+def test_nb5b_students_text_and_answers_only_in_their_toggles():
+    test_students_text_has_no_developer_words(NB5B)
+    ce = nb5_answers()[4].at_least_one
+    shown = visible_outputs(NB5B)
+    for answer in (str(ce), repr(ce), f"{float(ce):.1%}"):
+        assert answer not in shown, f"lesson 5b shows the answer {answer!r} in an output"
+    cs = cells(NB5B)
+    for i, cell in enumerate(cs[:-1]):
+        if cell["cell_type"] == "markdown" and "<summary>Answer</summary>" in source(cell):
+            after = cs[i + 1]
+            hidden = "explorer" in after.get("metadata", {}).get("tags", [])  # the explorer's answer
+            assert after["cell_type"] == "markdown" or hidden or not after.get("outputs"), i
+    exercises = [source(c) for c in cs if c["cell_type"] == "markdown" and "### Exercise " in source(c)]
+    assert len(exercises) == 3 and all("<summary>Answer</summary>" in e for e in exercises)
 
 
 NB6_GOAL_YARDS = {

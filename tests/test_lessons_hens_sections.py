@@ -674,6 +674,12 @@ def test_teacher_pages_6_and_7_state_the_engines_numbers():
     says(text7, "Overlapping 95 % intervals do not mean no difference",
          f"is {100 * diff:.1f} points, and counted by its 20 deals the difference's 95 % interval is "
          f"{100 * low:.1f} to {100 * high:.1f} points. It contains 0")
+    # Worksheet 7, part A: the rule of thumb and the Wilson interval for 39 wins in 60.
+    half = 1.96 * math.sqrt(0.65 * 0.35 / 60)
+    low, high = wilson_interval(39, 60)
+    says(text7, f"&asymp; {100 * half:.1f} points, about {100 * (0.65 - half):.1f} % to "
+                f"{100 * (0.65 + half):.1f} %", f"is {100 * low:.1f} % to {100 * high:.1f} %")
+    assert 0.5 < 0.65 - half and 0.5 < low
     # "95 % sure" appears only as the misreading the page corrects.
     says(text7, '**"A 95 % interval is a range I can be 95 % sure contains the true rate."** The 95 % '
                 "belongs to the method")
