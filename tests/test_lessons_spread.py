@@ -205,6 +205,13 @@ def test_waiting_for_a_card():
 # -- the exercises -----------------------------------------------------------------------------
 
 
+def printed_text(cell: dict) -> str:
+    """What a code cell printed, its stream's pieces joined as they came (a kernel may cut a
+    line into several pieces)."""
+    return "".join(source({"source": out["text"]}) for out in cell.get("outputs", [])
+                   if out.get("output_type") == "stream")
+
+
 def exercises() -> list[tuple[str, str]]:
     """(exercise markdown with its worked answer, what the exercise's own cell prints)."""
     found, i = [], 0
@@ -218,7 +225,7 @@ def exercises() -> list[tuple[str, str]]:
             while j < len(body) and not (body[j]["cell_type"] == "markdown"
                                          and re.match(r"\*\*\d\.\*\*", source(body[j]))):
                 if body[j]["cell_type"] == "code":
-                    printed += output_text(body[j])
+                    printed += printed_text(body[j])
                 else:
                     question += "\n" + source(body[j])
                 j += 1
