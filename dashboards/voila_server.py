@@ -113,6 +113,7 @@ one home) with the dashboards' 16 px text.
 from __future__ import annotations
 
 import asyncio
+import atexit
 import copy
 import gzip
 import json
@@ -155,6 +156,14 @@ from henkit.display import PLOTLY_JS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # page_guard beside this file
 from page_guard import FULL_PAGE, PageAuthorizer, Pages, allowed_here, viewer_of  # noqa: E402
+from teacher import (  # noqa: E402
+    announce_served_pool,
+    new_secret,
+    students_url,
+    teacher_handlers,
+    teacher_link_line,
+    withdraw_served_pool,
+)
 
 #: How long one wait lasts before the socket is asked directly (seconds): the longest a lost
 #: wake-up can delay a page.
@@ -1099,6 +1108,8 @@ class HenkitVoila(Voila):
         return "https://" + url.removeprefix("http://") if self.certfile else url
 
     def listen(self) -> None:
+        # The teacher's link, once: the students' address with the secret (dashboards/teacher.py).
+        self.log.info(teacher_link_line(self.students_url, self.teacher_secret))
         if self.certfile:
             # Voilà listens with Tornado's defaults; HTTPS is the same listen with a TLS context.
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -1112,6 +1123,13 @@ class HenkitVoila(Voila):
         if self.max_kernels < 0 or self.kernels_per_address < 0 or self.page_grace < 0:
             raise ValueError("max_kernels, kernels_per_address and page_grace are 0 or more")
         self.pages = Pages(self.max_kernels, self.kernels_per_address, self.page_grace)
+        self.teacher_secret = new_secret()
+        self.students_url = students_url(self.ip, self.port, self.base_url,
+                                         https=bool(self.certfile))
+        # `henkit class` on this machine acts on the pool this server serves (serve.sh exports
+        # it as HENKIT_CLASS_DB), while it serves.
+        record = announce_served_pool(self._served_pool(), self.students_url)
+        atexit.register(withdraw_served_pool, record)
         if self.lesson:
             self._configure_lesson()
         if self.compile_once:
@@ -1134,6 +1152,12 @@ class HenkitVoila(Voila):
         if self.compress_ahead and settings.get("compress_response"):
             asyncio.get_event_loop().create_task(self._compress_ahead(scripts))
         return settings
+
+    def _served_pool(self) -> str:
+        """The class pool the kernels write to (serve.sh sets it; else henkit's default)."""
+        from henkit.classpool.stores import default_target
+
+        return default_target()
 
     async def _reap_abandoned(self) -> None:
         """Shut down, every few seconds, the kernels whose page has gone without saying so."""
@@ -1212,7 +1236,9 @@ class HenkitVoila(Voila):
         # Before Voilà's own /voila/render/(.*), which would take the sheet for a notebook.
         handlers: list = [(url_path_join(self.server_url, r"/voila/render/rules/([a-z]+)\.md"),
                            RulesSheet),
-                          (url_path_join(self.server_url, r"/(login|logout)"), NotServed)]
+                          (url_path_join(self.server_url, r"/(login|logout)"), NotServed),
+                          *teacher_handlers(self.server_url, self._served_pool(),
+                                            self.teacher_secret, self.students_url)]
         if self.progressive_cold and not self.voila_configuration.progressive_rendering:
             # The websocket a progressive page asks to run its cells, which Voilà adds only when
             # progressive rendering is its setting for every page (first: before a catch-all).

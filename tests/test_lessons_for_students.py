@@ -150,7 +150,7 @@ def test_students_read_no_code_talk(name: str) -> None:
 
 
 def test_the_word_count_reads_like_a_reader() -> None:
-    assert words("Roll **8 dice**: 1/6 of them, 16.7 %, don't <b>stop</b>.") == 8
+    assert words("Roll **8 dice**: 1/6 of them, 16.7 %, don't <b>stop</b>.") == 9
     assert words("<details><summary>Answer</summary>x y z</details>") == 4  # counted if asked
     text = student_text(LESSONS[0], core_only=True, with_answers=False)
     assert "<details>" not in text

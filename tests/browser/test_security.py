@@ -591,3 +591,33 @@ def test_bad_serving_settings_stop_at_once_and_never_show_a_password(tmp_path, e
     assert done.returncode == 2, said
     assert words in said
     assert "s3cret-pw" not in said
+
+
+# --- The teacher's controls behind the teacher's link ----------------------------------------------
+
+
+def test_the_teacher_link_opens_the_teachers_page_and_students_get_none_of_it(probe, page,
+                                                                               chromium):
+    found = re.search(r"The teacher's page \(keep this link to yourself[^)]*\): (\S+)",
+                      probe.log())
+    assert found, "the server prints the teacher link as it starts"
+    link = found.group(1)
+    secret = link.split("key=", 1)[1]
+    assert link.startswith(probe.url + "teacher?key=") and len(secret) >= 32
+    page.goto(link)
+    assert page.url == probe.url + "teacher"  # the secret leaves the address bar
+    page.get_by_role("button", name=re.compile("new class session", re.IGNORECASE)).wait_for()
+    assert "SQLite file" in page.content()
+
+    # A student: another browser, the same network, no link.
+    student = chromium.new_context()
+    try:
+        other = student.new_page()
+        assert other.goto(probe.url + "teacher").status == 403
+        assert other.goto(probe.url + "teacher/records.csv").status == 403
+        open_dashboard_page(other, probe, PROBE.name)
+        html = other.content()
+        assert secret not in html and "teacher" not in html.lower()
+        assert "sqlite" not in html.lower() and "postgresql://" not in html
+    finally:
+        student.close()
