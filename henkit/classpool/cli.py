@@ -293,14 +293,18 @@ def announce_served_pool(pool: str | None = None, url: str | None = None) -> Pat
 
     Call it as the server starts. The record holds the pool without its password; it is removed
     when the process ends (or by `withdraw_served_pool`), and ignored if the process dies
-    without removing it.
+    without removing it. OSError if henkit's data folder cannot be written (the server can run
+    on: `henkit class` then acts on the pool it is told, or the default one, and says so).
     """
     pool = _check_pool(default_target(None) if pool is None else pool)
     if url is not None and (not isinstance(url, str) or not re.fullmatch(r"https?://\S+", url)):
         raise ValueError(f"the students' address is an http:// or https:// URL, not {url!r}"
                          [:300])
     if not URL.fullmatch(pool):
-        pool = str(Path(pool).expanduser().absolute())
+        try:
+            pool = str(Path(pool).expanduser().absolute())
+        except (RuntimeError, OSError) as e:  # "~nobody/x": no such user's home
+            raise ValueError(f"a class pool is a file path, not {pool!r}: {e}"[:300]) from None
     pid = os.getpid()
     record = {"pool": _without_password(pool), "words": pool_words(pool), "pid": pid,
               "process_start": _process_start(pid),
