@@ -237,18 +237,26 @@ def test_nb3_text_and_answers():
     assert len(ex) == 5
     says(ex[0], str(8 * Fraction(10, 3)))
     fail21 = float(threshold_fails(21))
-    says(ex[1], f"stop at 21: P(fail) {fail21:.4f}, expected worms {dists[21]:.4f}")
+    least = min(range(21, 37), key=threshold_fails)
+    says(ex[1], f"**Stop at {least}** fails least, with chance {fail21:.4f}, and earns "
+                f"{dists[21]:.4f} worms per turn")
     assert float(threshold_fails(25)) > 2 * fail21  # "fails more than twice as often"
     says(ex[1], "fails more than twice as often")
     gain = optimal.value() - dists[best]
-    says(ex[2], f"{gain:.4f} worms per turn, about {12 * gain:.1f} worms in 12 turns")
+    says(ex[2], f"**{gain:.4f} worms per turn** more, about **{12 * gain:.1f} worms in 12 turns**")
     says(text(3), "About a third of a worm more per turn")
     assert 0.29 < gain < 0.38
     point = TurnPoint(2, {1, WORM}, 22)
-    says(ex[3], f"{point} -> {optimal.best_decision(point)} (stop {optimal.value_if_stop(point):.3f}, "
-                f"roll {optimal.value_if_roll(point):.3f})")
-    says(ex[4], f"playing for >= 29: {chance_at_least(29):.3%}",
-         f"playing for worms: {optimal.end_distribution().chance_at_least(29):.3%}")
+    from henkit.henpen.odds import bust_chance
+
+    assert bust_chance(2, {1, WORM}) == Fraction(1, 9) == Fraction(2, 6) ** 2
+    says(ex[3], f"**{optimal.best_decision(point).capitalize()}.** A bust needs both dice to show a "
+                f"1 or a worm: (2/6)<sup>2</sup> = {bust_chance(2, {1, WORM})}",
+         f"Stopping is worth {optimal.value_if_stop(point):.3f} worm, rolling "
+         f"{optimal.value_if_roll(point):.3f} worms on average")
+    says(ex[4], f"Playing for at least 29: **{chance_at_least(29):.3%}**",
+         f"Playing for worms: **{optimal.end_distribution().chance_at_least(29):.3%}**")
+    assert chance_at_least(29) > optimal.end_distribution().chance_at_least(29)
 
 
 def test_nb3_the_simulations_land_where_the_text_says():
@@ -282,7 +290,7 @@ def test_nb4_failure_chances_of_the_two_plans():
 def test_nb4_how_often_the_threshold_and_greedy_bots_fail():
     threshold, greedy = float(threshold_fails(25)), float(greedy_fails())
     assert round(100 * threshold) == 38 and round(100 * greedy) == 19
-    for where in (section(4, "The optimal bot wins most games"), answers(4)[3]):
+    for where in (section(4, "The surprise: the **greedy** bot"), answers(4)[3]):
         says(where, f"fails about {round(100 * threshold)} % of", f"about {round(100 * greedy)} % of")
         assert 0.4 < greedy / threshold < 0.6
         says(where, "about half as often")
@@ -300,10 +308,66 @@ def test_nb4_answers():
     rows = re.findall(r"^(\w[\w ]*?)\s+120\s+[\d.]+\s+[\d.]+%\s+([\d.]+)%(?:-| to )([\d.]+)%", table,
                       flags=re.MULTILINE)
     assert len(rows) == 4
+    pairs = []
     for i, (a, a_lo, a_hi) in enumerate(rows):
         for b, b_lo, b_hi in rows[i + 1:]:
-            apart = float(a_hi) < float(b_lo) or float(b_hi) < float(a_lo)
-            says(ex[0], f"{a:>12} vs {b:<12} {'apart' if apart else 'overlap'}".rstrip())
+            pairs.append((f"{a} and {b}", float(a_hi) < float(b_lo) or float(b_hi) < float(a_lo)))
+    assert all(apart for _pair, apart in pairs)  # else the answer must name the overlapping pairs
+    says(ex[0], "all six pairs are apart: " + ", ".join(pair for pair, _apart in pairs) + ".")
+    # "the random bot almost never wins": its row of the table (lesson 7 cites its 0.8 %).
+    random_row = re.search(r"^random\s+120\s+([\d.]+)\s+([\d.]+)%", table, flags=re.MULTILINE)
+    assert random_row and float(random_row[2]) < 2, table
+    assert f"{100 * float(random_row[1]) / 120:.1f}" == random_row[2] == "0.8"
+    says(section(4, "The optimal bot wins most games"), "the random bot almost never wins")
+
+
+@cache
+def greedy_low_stops(kept: tuple[int, ...] = FRESH) -> Fraction:
+    """The exact chance that the greedy bot's turn on a full grill ends with a serving of 21-24
+    (it takes the most points each roll and stops at the first serving it can claim)."""
+    dice = 8 - sum(kept)
+    total = sum(k * face_value(f) for f, k in zip(FACES, kept, strict=True))
+    if may_stop(kept) and total >= 21:
+        return Fraction(int(total <= 24))
+    if turn_ends_by_itself(dice, sum(1 for k in kept if k)):
+        return Fraction(0)
+    low = Fraction(0)
+    for roll, p in zip(roll_outcomes(dice), roll_probabilities(dice), strict=True):
+        faces = takeable_faces(roll, kept)
+        if faces:
+            face = min(faces, key=lambda f: take_preference(f, roll[f - 1]))
+            low += p * greedy_low_stops(tuple(k + (roll[f - 1] if f == face else 0)
+                                              for f, k in zip(FACES, kept, strict=True)))
+    return low
+
+
+def test_nb4_teacher_notes_on_the_open_questions():
+    """The teacher page's notes on lesson 4's "Things to look for" state what the engine, the
+    walk of the rules and the lesson's own seeded game say."""
+    from henkit.henpen.odds import expected_worms
+
+    page = " ".join((ROOT / "docs" / "teacher" / "04_playing_henpen.md").read_text("utf-8").split())
+    notes = page.split("## Notes on the open questions", 1)[1].split(" ## ", 1)[0]
+    questions = section(4, "**Things to look for.**")
+    for asked in ("greedy bot stop at 21 to 24", "optimal bot roll on where you would stop",
+                  "Does anyone steal", "once you hold a high serving"):
+        says(questions, asked)
+        says(notes, asked)
+    low = greedy_low_stops()
+    says(notes, f"about {round(100 * low)} % of its turns at 21-24, which is "
+                f"{round(100 * low / (1 - greedy_fails()))} % of the turns it does not fail")
+    game = output_after(4, "game.run()")
+    turns = re.findall(r"^ ?\d+\. Player", game, flags=re.MULTILINE)
+    steals = re.findall(r"^ ?\d+\. Player \d stopped at \d+ and chose to steal", game, flags=re.MULTILINE)
+    assert steals and len(turns) > len(steals)
+    says(notes, f"{len(steals)} of the {len(turns)} turns are steals")
+    worth = {top: expected_worms(GRILL, own_top=top, others_tops=OTHERS) for top in (None, 23, 30)}
+    assert worth[None] > worth[23] > worth[30]  # "It falls"
+    says(notes, f"{worth[None]:+.3f} worms with nothing at risk, {worth[23]:+.3f} with 23 on top",
+         f"and {worth[30]:+.3f} with 30 on top")
+    table = output_after(4, 'run_tournament("henpen", specs, games=120')
+    wins, rate = re.search(r"^random\s+120\s+([\d.]+)\s+([\d.]+)%", table, flags=re.MULTILINE).groups()
+    says(page, f"the random bot wins {float(wins):.0f} game of 120, {rate} %")
 
 
 # -- notebooks 5 and 6: the answers, recomputed ------------------------------------------------
@@ -334,7 +398,14 @@ def nb5_answers() -> tuple[int, int, Fraction, Fraction, object]:
             draw_odds(nb5_view(), "Ce", 2))
 
 
+NB5B = "05b_hens_seen_and_unseen.ipynb"  # lesson 5b: seen and unseen cards, Bayes
+
+
 def test_nb5_answers():
+    from collections import Counter
+
+    from henkit.hens import deck_cards
+
     eggs3, medals, two, some, ce = nb5_answers()
     ex = answers(5)
     assert len(ex) == 2  # lesson 5: eggs and medals, two sixes (the Cemani draws are in 5b)
@@ -444,14 +515,7 @@ def test_students_text_has_no_developer_words(lesson):
         assert word not in words, f"notebook {lesson} shows {word!r} to students"
     prose = outside_answers(text(lesson))
     spans = re.findall(r"`([^`]+)`", prose)
-NB5B = "05b_hens_seen_and_unseen.ipynb"  # lesson 5b: seen and unseen cards, Bayes
-
-
     calls = [c for c in spans if re.search(r"\w\(|^henkit\.|=", c)] + re.findall(r"\b\w+_\w+\(", prose)
-    from collections import Counter
-
-    from henkit.hens import deck_cards
-
     assert not calls, f"notebook {lesson}'s text names code: {calls}"
     code_in_outputs = [line for line in visible_outputs(lesson).splitlines()
                        if "`" in line and not line.lstrip().startswith(("{", '"'))]
@@ -767,7 +831,7 @@ def test_nb2_heatmap_words_follow_the_charts_axis():
     assert heat["y"] == sorted(heat["y"])  # faces taken 0..6 listed upwards
     upwards = chart["layout"].get("yaxis", {}).get("autorange") != "reversed"
     words = next(" ".join(source(c).split()) for c in cells(name)
-                 if c["cell_type"] == "markdown" and "## The whole picture: a heatmap" in source(c))
+                 if c["cell_type"] == "markdown" and "The heatmap gives the bust chance" in source(c))
     if upwards:
         assert "(down)" not in words
         says(words, "faces taken (up the side)", "taking more faces (up)", "at the top left")
