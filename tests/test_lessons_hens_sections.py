@@ -1,6 +1,8 @@
-"""The new parts of the Hens lessons (notebooks 5-7) say what the engine says.
+"""The new parts of the Hens lessons (notebooks 5, 5b, 6 and 7) say what the engine says.
 
-Notebook 5, section 7 (an opponent took your discard: Bayes with cards): every number its text,
+Notebook 5b opens with a medical test (a rare condition, a good test): its numbers are counted
+again here from the rates its text states. Notebook 5b, section 3 (an opponent took your
+discard: Bayes with cards; it was section 7 of notebook 5 before the split): every number its text,
 its prediction widgets and its exercise state is recomputed here from the engine (the seeded game,
 the draw odds that count a card known to be in a hand, `henkit.hens.inference`), by hand-counting
 formulas where the text gives one, and the posterior is cross-checked by listing every deal.
@@ -28,13 +30,13 @@ from henkit.hens.odds import hypergeometric
 from henkit.results import wilson_interval
 
 NOTEBOOKS = Path(__file__).resolve().parents[1] / "notebooks"
-NAMES = {5: "05_hens_deck_and_drawing.ipynb", 6: "06_placing_hens.ipynb",
-         7: "07_strategy_arena.ipynb"}
+NAMES = {5: "05_hens_deck_and_drawing.ipynb", "5b": "05b_hens_seen_and_unseen.ipynb",
+         6: "06_placing_hens.ipynb", 7: "07_strategy_arena.ipynb"}
 
 
 @cache
-def cells(lesson: int) -> tuple[dict, ...]:
-    """The cells of notebook 5, 6 or 7."""
+def cells(lesson: int | str) -> tuple[dict, ...]:
+    """The cells of notebook 5, "5b", 6 or 7."""
     return tuple(json.loads((NOTEBOOKS / NAMES[lesson]).read_text(encoding="utf-8"))["cells"])
 
 
@@ -90,7 +92,75 @@ def pct(x: Fraction, digits: int = 1) -> str:
     return f"{100 * float(x):.{digits}f} %"
 
 
-# -- notebook 5, section 7: the seeded position and the engine's odds ----------------------------
+# -- notebook 5b, section 1: a good test for a rare condition -------------------------------------
+
+
+def medical(condition: Fraction, town: int = 10_000) -> tuple[int, int, int, int, Fraction]:
+    """The lesson's test counted over `town` people: (ill, well, their positive results, and the
+    share of the positive results that come from someone ill)."""
+    ill = town * condition
+    well = town - ill
+    true_pos, false_pos = ill * Fraction(90, 100), well * Fraction(5, 100)
+    assert all(x.denominator == 1 for x in (ill, true_pos, false_pos))  # whole people: on paper
+    return int(ill), int(well), int(true_pos), int(false_pos), true_pos / (true_pos + false_pos)
+
+
+def test_nb5b_a_positive_test_for_a_rare_condition():
+    words = markdown("5b", "## 1. A good test for a rare condition")
+    says(words, "**1 in 100** people", "it is positive for **90 in 100** of the people who have the "
+                "condition, and for only **5 in 100** of the people who do not")
+    ill, well, tp, fp, share = medical(Fraction(1, 100))
+    # Bayes' rule with the same rates gives what the count of people gives.
+    prior, if_ill, if_well = Fraction(1, 100), Fraction(9, 10), Fraction(1, 20)
+    bayes = prior * if_ill / (prior * if_ill + (1 - prior) * if_well)
+    assert bayes == share and share < Fraction(1, 2)  # most positive results are wrong
+    out = output(code("5b", "town = 10_000"))
+    says(out, f"Of {ill + well:,} people:", f"{ill:,} have the condition: {tp} of them test positive",
+         f"{well:,} do not: {fp} of them test positive",
+         f"{tp + fp} positive results, {tp} of them from people with the condition: "
+         f"{tp}/{tp + fp} = {share}, about {float(share):.1%}.")
+    says(markdown("5b", "**base rate**"), "the **prior** P(ill) = 1/100",
+         f"P(positive | ill) = {if_ill} and P(positive | not ill) = {if_well}",
+         f"P(ill | positive) = (1/100 x 9/10) / (1/100 x 9/10 + 99/100 x 1/20) = {bayes}.")
+    says(words_of("5b", "The test came back positive"),
+         f"{ill} have the condition and {tp} of them test positive; {well:,} do not, and {fp} of them",
+         f"Of the {tp + fp} positive results, only {tp} come from someone with the condition")
+    # The box's answer and experiment, run from the notebook's own cells.
+    import numpy as np
+
+    scope: dict = {"Fraction": Fraction}
+    exec(source(code("5b", "CONDITION = Fraction(")), scope)  # noqa: S102 - the notebook's cell
+    assert (scope["CONDITION"], scope["POSITIVE_IF_ILL"], scope["POSITIVE_IF_WELL"]) == (
+        prior, Fraction(90, 100), Fraction(5, 100))
+    asked: list = []
+    scope["Predict"] = lambda *args, **kwargs: asked.append((args, kwargs))
+    exec(source(code("5b", "The test came back positive")), scope)  # noqa: S102
+    (args, kwargs), = asked
+    assert args[1]() == share and kwargs["key"] == "positive-test"
+    rng = np.random.default_rng(3)
+    tries = [kwargs["trial"](rng) for _ in range(400)]
+    assert all(isinstance(t, bool) for t in tries) and 0.05 < sum(tries) / 400 < 0.3
+    # Nothing above the box gives its answer; the count and the rule are kept back until it shows.
+    before_cell("5b", "The test came back positive", "town = 10_000")
+    ask = next(i for i, s in predictions("5b") if "The test came back positive" in s)
+    above = fold(" ".join(source(c) for c in cells("5b")[:ask]))
+    for leak in (str(share), f"{float(share):.1%}", f"{float(share):.3f}"[1:], f"{tp}/{tp + fp}", str(fp)):
+        assert leak not in above, leak
+    kept_back("5b", "positive-test", "town = 10_000", "**base rate**")
+
+
+def test_nb5b_exercise_1_the_same_test_in_a_clinic():
+    ill, well, tp, fp, share = medical(Fraction(1, 10))
+    assert share > medical(Fraction(1, 100))[4]  # the same test means more where it is common
+    ex = markdown("5b", "### Exercise 1")
+    says(ex, "**1 in 10**", f"{ill:,} have the condition and {tp} of them test positive; {well:,} do not "
+             f"and {fp} of them test positive", f"Of the {tp + fp:,} positive results, {tp} come from",
+         f"{tp}/{tp + fp} = **{share}** (about {pct(share)})")
+    assert "<summary>Answer</summary>" in ex
+    says(output(code("5b", "# Exercise 1: the same test")), str(share))
+
+
+# -- notebook 5b, section 3 (notebook 5, section 7, before the split): the seeded position ---------
 
 
 @cache
@@ -115,13 +185,14 @@ def test_the_position_is_the_games():
     v = before.view(0)
     assert v.round == 4 and v.discard_tops[0] == card("Ba3") and v.hand_sizes[1] == 4
     assert str(g.history[-1].action) == "draw Ba3 from player 1's discard pile"
-    intro = markdown(5, "## 7. An opponent took your discard")
+    intro = markdown("5b", "## 3. An opponent took your discard")
     says(intro, "(seed 1)", "In round 4, player 1 has just discarded Ba3")
-    out = output(code(5, "bayes_game = Game("))
+    out = output(code("5b", "bayes_game = Game("))
     unseen = v.unlocated()
     ba = sum(n for c, n in unseen.items() if c.breed.code == "Ba")
-    says(out, f"deck: {v.deck_size} cards", f"unseen from player 1's seat: {sum(unseen.values())} "
-              f"cards, of them {ba} Barnevelders", "player 2: draw Ba3 from player 1's discard pile")
+    says(out, f"deck: {v.deck_size} cards", f"Unseen from player 1's seat: {sum(unseen.values())} "
+              f"cards, of them {ba} Barnevelders", "Player 2: draw Ba3 from player 1's discard pile",
+         "Discard tops: Ba3 on player 1's pile")
     assert after.view(0).known_in_hand[1] == (card("Ba3"),)
 
 
@@ -134,9 +205,9 @@ def test_the_engines_odds_leave_the_taken_card_out():
     engine = draw_odds(later, "Ba", 1).at_least_one
     assert engine == draw_odds(before.view(0), "Ba", 1).at_least_one
     assert (ba, n) == (7, 34) and engine == Fraction(6, 33) != naive
-    says(markdown(5, "Counting Ba3 would give"), f"Counting Ba3 would give {ba}/{n}",
-         f"The engine says 6/33 = {engine} both before and after the take")
-    says(output(code(5, "out_of_sight = later.unseen()")), f"{ba} Barnevelders of {n}, {naive}",
+    says(markdown("5b", "Counting Ba3 would give"), f"Counting Ba3 would give {ba}/{n}",
+         f"The unseen cards give 6/33 = {engine} both before and after the take")
+    says(output(code("5b", "out_of_sight = later.unseen()")), f"{ba} Barnevelders of {n}, {naive}",
          f"P(at least one in 1 draw) = {engine}")
 
 
@@ -151,7 +222,7 @@ def test_the_prior_by_hand_and_from_the_engine():
     none = Fraction(comb(unseen - ba, 4), comb(unseen, 4))
     rows = taken().count_table("Ba")
     assert rows[0].prior == none and 1 - none == taken().holds("Ba")[0]
-    words = markdown(5, "### The prior: before the take")
+    words = markdown("5b", "### The prior: before the take")
     says(words, f"player 1 could not see {unseen} cards: the {v.deck_size} of the deck and player "
                 f"2's {v.hand_sizes[1]}", f"{ba} of the {unseen} are Barnevelders",
          f"C({unseen - ba}, 4) / C({unseen}, 4) = {comb(unseen - ba, 4):,} / {comb(unseen, 4):,} = "
@@ -168,22 +239,24 @@ def test_the_likelihood_the_greedy_rule_gives():
     others = {w for c, w in worth.items() if c.breed.code != "Ba"}
     assert min(bas) >= top > max(others)  # the take says exactly: no Barnevelder in hand
     assert len(yard.groups()) == 1 and yard.groups()[0].size == 3 and yard.groups()[0].breed == "Ba"
-    words = markdown(5, "Every Barnevelder joins player 2's group")
+    words = markdown("5b", "Every Barnevelder joins its group")
     says(words, "group of three Barnevelders",
+         f"Player 2 scores {total(yard, goal)} points with Ba3 left out and {top} with it",
          f"({min(bas)} or {max(bas)} points)", f"every other card scores {max(others)} or less",
          f"P(took Ba3) = P(no Barnevelder) = {taken().evidence}")
     assert len(bas) == 2  # "14 or 15 points": two values
-    out = output(code(5, "worth = {c: greedy_value("))
-    says(out, f"player 2's total now: {total(yard, goal)}", f"with Ba3 placed: {top}")
+    out = output(code("5b", "worth = {c: greedy_value("))
+    says(out, f"Player 2's total now: {total(yard, goal)}", f"with Ba3 placed: {top}")
+    kept_back("5b", "another-barnevelder", "Every Barnevelder joins its group", "bayes_table(ba_rows")
 
 
 def test_the_bayes_tables():
     post = taken()
     ba = post.count_table("Ba")
     assert [r.likelihood for r in ba] == [1, 0, 0, 0, 0] and ba[0].posterior == 1
-    says(markdown(5, "Every hand holding a Barnevelder is ruled out"),
+    says(markdown("5b", "Every hand holding a Barnevelder is ruled out"),
          f"falls from {pct(post.holds('Ba')[0])} to 0", f"each divided by {post.evidence}")
-    out = output(code(5, "bayes_table(ba_rows"))
+    out = output(code("5b", "bayes_table(ba_rows"))
     says(out, f"{len(post.hands):,} possible hands", f"P(took Ba3) = {post.evidence} = "
               f"{float(post.evidence):.1%}")
     for r in ba:
@@ -198,15 +271,15 @@ def test_the_bayes_tables():
     for r in rows:
         assert r.likelihood == Fraction(comb(n - pa - ba_n, 4 - r.j), comb(n - pa, 4 - r.j))
     assert [r.posterior for r in rows] == hypergeometric(n - ba_n, pa, 4)
-    says(markdown(5, "A likelihood need not be all or nothing"),
+    says(markdown("5b", "A likelihood need not be all or nothing"),
          f"the take needs every one of them to miss the {ba_n} Barnevelders",
          f"{n - pa} unseen cards are not Padovanas, and {n - pa - ba_n} of those are not Barnevelders",
          f"C({n - pa - ba_n}, 4 - j) / C({n - pa}, 4 - j)", "the more Padovanas, the likelier the take")
     assert all(a.likelihood < b.likelihood for a, b in pairwise(rows))
-    says(markdown(5, "Nothing about the Padovanas themselves changed"),
+    says(markdown("5b", "Nothing about the Padovanas themselves changed"),
          f"the other {n - ba_n} unseen cards, {pa} of them Padovanas", f"N = {n - ba_n} and K = {pa}")
     prior_pa, post_pa = post.holds("Pa")
-    says(output(code(5, "pa_rows = taken.count_table")),
+    says(output(code("5b", "pa_rows = taken.count_table")),
          f"{float(prior_pa):.1%} before the take, {float(post_pa):.1%} after it")
     assert post_pa > prior_pa
 
@@ -237,10 +310,15 @@ def test_the_deck_odds_before_and_after():
     post = taken()
     engine, bayes = post.deck_top("Ba")
     assert engine == Fraction(2, 11) and bayes == Fraction(6, 29)
-    prompt = words_of(5, "next card off the deck is a Barnevelder")
-    says(prompt, f"say {engine}, about {float(engine):.1%}", "6/29", "among the 29 other unseen cards")
-    says(markdown(5, "A Barnevelder is now likelier"),
-         f"6/29 ({pct(bayes)}) instead of 6/33 ({pct(engine)})")
+    prompt = words_of("5b", "next card off the deck is a Barnevelder")
+    says(prompt, f"says 6 of 33, that is {engine}, about {float(engine):.1%}", "6/29",
+         "among the 29 other unseen cards")
+    says(markdown("5b", "The 6 unseen Barnevelders are all outside"),
+         f"6/29 ({pct(bayes)}) instead of 6/33 ({pct(engine)})", "Every other breed is a little less likely")
+    says(output(code("5b", "plain, bayes = taken.deck_top(")),
+         f"a Barnevelder: {engine} ({float(engine):.1%}) by a plain count, {bayes} ({float(bayes):.1%}) "
+         f"knowing that player 2 is greedy")
+    kept_back("5b", "next-barnevelder", "plain, bayes = taken.deck_top(", "The 6 unseen Barnevelders")
     before, _, _ = game()
     for b in BREEDS:
         if b.code in before.view(0).removed_breeds:
@@ -248,7 +326,7 @@ def test_the_deck_odds_before_and_after():
         e, p = post.deck_top(b.code)
         assert e == draw_odds(before.view(0), b.code, 1).at_least_one
         assert (p > e) if b.code == "Ba" else (p < e)  # "Every other breed is a little less likely"
-    out = output(code(5, "'next deck card'"))
+    out = output(code("5b", "'next deck card'"))
     says(out, f"Barnevelder {engine!s:>17} ({float(engine):5.1%}){bayes!s:>17} ({float(bayes):5.1%})")
 
 
@@ -261,7 +339,7 @@ def test_the_experiment_keeps_the_deals_with_the_take():
 
     before, _, _ = game()
     seen = before.view(0)
-    src = source(code(5, "def next_card_after_the_take(rng):")).split("\n\n\nPredict(")[0]
+    src = source(code("5b", "def next_card_after_the_take(rng):"))
     scope = {"make_bot": make_bot, "sample_state": sample_state, "seen": seen, "Draw": Draw,
              "DECK": DECK}
     exec(src, scope)  # noqa: S102 - the notebook's own function, read from the notebook
@@ -272,6 +350,7 @@ def test_the_experiment_keeps_the_deals_with_the_take():
 
 
 def test_exercise_4():
+    """Exercise 4 of notebook 5 before the split, exercise 2 of notebook 5b now."""
     post = taken()
     before, _, _ = game()
     seen = before.view(0)
@@ -279,26 +358,31 @@ def test_exercise_4():
     assert ce_before == 1 - Fraction(comb(29, 4), comb(33, 4))
     assert ce_after == 1 - Fraction(comb(23, 4), comb(27, 4))
     coin = posterior(seen, 1, lambda hand: Fraction(1, 2))
-    line = " ".join(map(str, (coin.evidence, *coin.holds("Ba"), *coin.deck_top("Ba"))))
-    ex = markdown(5, "### Exercise 4")
+    ex = markdown("5b", "### Exercise 2")
     answer = ex.split("<summary>Answer</summary>", 1)[1]
     says(answer, f"1 - C(29, 4)/C(33, 4) = 1 - {comb(29, 4):,}/{comb(33, 4):,} = **{ce_before}** "
                  f"(about {pct(ce_before)})",
          f"1 - C(23, 4)/C(27, 4) = 1 - {comb(23, 4):,}/{comb(27, 4):,} = **{ce_after}** "
-         f"(about {pct(ce_after)})", f"{ce_before} {ce_after}", "**1/2**", line,
-         f"the engine's {coin.deck_top('Ba')[0]}")
+         f"(about {pct(ce_after)})", "**1/2**",
+         f"({coin.holds('Ba')[0]} for another Barnevelder, before and after)",
+         f"The deck's odds stay the plain count's {coin.deck_top('Ba')[0]}")
     assert coin.holds("Ba")[0] == coin.holds("Ba")[1] and coin.deck_top("Ba")[1] == Fraction(2, 11)
-    # The answer is only in its toggle: no output of the notebook shows it.
-    shown = "\n".join(output(c) for c in cells(5) if c["cell_type"] == "code")
+    assert coin.evidence == Fraction(1, 2) and coin.holds("Ba") == (post.holds("Ba")[0],) * 2
+    explorer = output(code("5b", "# Exercise 2 a)"))  # the explorer's answer, hidden on a dashboard
+    says(explorer, f"{ce_before} {ce_after}")
+    says(source(code("5b", "# Exercise 2 a)")), f"keep the\n# prior's {coin.holds('Ba')[0]} and the plain "
+                                                f"count's {coin.deck_top('Ba')[0]}")
+    # The answer is only in its toggle: no output a dashboard shows holds it.
+    shown = "\n".join(output(c) for c in cells("5b") if c["cell_type"] == "code" and "explorer" not in tags(c))
     for leak in (str(ce_after), repr(ce_after), str(ce_before), repr(ce_before), f"{float(ce_after):.1%}"):
         assert leak not in shown, leak
-    assert "<details><summary>Answer</summary>" in ex and "prints" in answer
+    assert "<details><summary>Answer</summary>" in ex and "prints" not in answer
 
 
 # -- the prediction widgets: asked before, answered by the engine -------------------------------
 
 
-def predictions(lesson: int) -> list[tuple[int, str]]:
+def predictions(lesson: int | str) -> list[tuple[int, str]]:
     """(index, source) of every code cell that builds a prediction widget."""
     return [(i, source(c)) for i, c in enumerate(cells(lesson))
             if c["cell_type"] == "code" and "Predict(" in source(c)]
@@ -320,7 +404,8 @@ def words_of(lesson: int, prompt: str) -> str:
 
 
 def test_prediction_widgets_in_every_lesson():
-    assert len(predictions(5)) >= 6 and len(predictions(6)) >= 3 and len(predictions(7)) >= 3
+    assert len(predictions(5)) >= 3 and len(predictions("5b")) >= 6
+    assert len(predictions(6)) >= 3 and len(predictions(7)) >= 3
     for lesson in NAMES:
         assert "from henkit.widgets.predict import Predict" in source(cells(lesson)[1])
         for i, src in predictions(lesson):
@@ -358,47 +443,71 @@ def test_nb5_predictions():
 
     deck = deck_cards()
     n, k = len(deck), sum(c.breed.code == "Pa" for c in deck)
-    before_cell(5, "at least one of them \"\n        \"is a Padovana", "both = Fraction(K, N)")
+    two = 1 - Fraction(n - k, n) * Fraction(n - k - 1, n - 1)
+    assert two == 1 - Fraction(comb(n - k, 2), comb(n, 2))  # the path and the count of pairs agree
+    before_cell(5, "How likely is it that at least one of them", "both = Fraction(K, N)")
     says(words_of(5, "at least one of them is a Padovana"), f"full deck of {n}", f"{n - k}/{n}",
          f"{n - k - 1}/{n - 1}")
-    assert 1 - Fraction(n - k, n) * Fraction(n - k - 1, n - 1) == Fraction(131, 426)
+    kept_back(5, "two-padovana", "both = Fraction(K, N)", "rng.permuted(decks, axis=1)")
+    not_shown_before(5, "How likely is it that at least one of them", str(two), f"{float(two):.1%}", f"{float(two):.4f}")
     # Section 1: the number 6s, counted from the card table's copies before the deck prints them.
     sixes = sum(c.number == 6 for c in deck)
-    assert sixes == sum(b.copies[5] for b in BREEDS) == 10
-    says(source(code(5, "carry the number 6")), "lambda: sum(c.number == 6 for c in deck_cards())")
+    assert sixes == sum(b.copies[5] for b in BREEDS)
+    says(source(code(5, "how many cards of the full deck carry")), "lambda: sum(c.number == 6 for c in deck_cards())",
+         'key="sixes"')
     says(words_of(5, "carry the number 6"),
          *(f"{b.copies[5]} for Padovana and Wyandotte" for b in BREEDS if b.code == "Pa"))
     assert {b.copies[5] for b in BREEDS if b.code not in ("Pa", "Wy")} == {1}
-    before_cell(5, "carry the number 6", 'print("number 6s:"')
-    not_shown_before(5, "carry the number 6", "number 6s:", f"{sixes} cards")
-    before_cell(5, "Draw 16 cards", "K_ce = sum(")
-    ce = sum(c.breed.code == "Ce" for c in deck)
-    without = 1 - Fraction(comb(n - ce, 16), comb(n, 16))
-    assert without > 1 - (1 - Fraction(ce, n)) ** 16  # "without replacement" is the answer
-    says(words_of(5, "Draw 16 cards"), f"the {ce} Cemani")
-    says(source(code(5, "Draw 16 cards")), '"without replacement", kind="choice"')
+    before_cell(5, "carry the number 6", "breeds = Counter(")
+    kept_back(5, "sixes", "breeds = Counter(")
+    not_shown_before(5, "carry the number 6", f"{sixes} of them carry the number 6", f"{sixes} cards")
+    # With or without replacement, two draws: without is the higher, as the box says.
+    with_ = 1 - (1 - Fraction(k, n)) ** 2
+    assert two > with_
+    says(source(code(5, "Which way of drawing")), '"without replacement", kind="choice"',
+         'key="with-or-without"')
+    says(words_of(5, "Which way of drawing"), f"1 - (5/6) x (5/6) = {with_}")
+    assert Fraction(k, n) == Fraction(1, 6)
+    before_cell(5, "Which way of drawing", "with_ = 1 - (1 - p) ** 2")
+    kept_back(5, "with-or-without", "with_ = 1 - (1 - p) ** 2", "Without replacement gives a slightly",
+              "K_ce = sum(")
+    ask = next(i for i, s in predictions(5) if "Which way of drawing" in s)
+    above = fold(" ".join(source(c) for c in cells(5)[:ask] if c["cell_type"] == "markdown"))
+    assert "slightly *higher*" not in above and "richer" not in above
+
+
+def test_nb5b_predictions():
     view = nb5_view()
     su = draw_odds(view, "Su", 2)
-    before_cell(5, "6 of the 32 unseen cards are Sultans", 'for kind in ("Su", 6, "Ce2")')
-    says(words_of(5, "unseen cards are Sultans"),
+    before_cell("5b", "6 of the 32 unseen cards are Sultans", 'print(draw_odds(view, "Su", draws=2))')
+    kept_back("5b", "sultans", 'print(draw_odds(view, "Su", draws=2))')
+    not_shown_before("5b", "unseen cards are Sultans", str(su.at_least_one), f"{float(su.at_least_one):.1%}")
+    says(words_of("5b", "unseen cards are Sultans"),
          f"{su.matching} of the {su.unseen} unseen cards are Sultans",
          f"N = {su.unseen} unseen cards and K = {su.matching} Sultans",
          f"1 - C({su.unseen - su.matching}, 2)/C({su.unseen}, 2)")
     assert su.at_least_one == 1 - Fraction(comb(su.unseen - su.matching, 2), comb(su.unseen, 2))
+    says(output(code("5b", 'print(draw_odds(view, "Su", draws=2))')), f"= {su.at_least_one} (")
     free = view.barnyard.coop_cells()
     odds = {cell: draw_odds(view, cell, 1) for cell in free}
     worst = min(free, key=lambda cell: odds[cell].at_least_one)
     assert worst == (0, 2) and sorted(o.at_least_one for o in odds.values())[1] > odds[worst].at_least_one
-    says(words_of(5, "least likely to get a hen"),
+    says(words_of("5b", "least likely to get a hen"),
          f"only {odds[worst].matching} of the {odds[worst].unseen} unseen cards do")
-    before_cell(5, "least likely to get a hen", "draw_odds_chart(view, cells")
-    before_cell(5, "how likely is it now that player 2's hand holds another Barnevelder",
+    before_cell("5b", "least likely to get a hen", "draw_odds_chart(view, free")
+    kept_back("5b", "hardest-square", "draw_odds_chart(view, free", "Square (0, 2) sits between")
+    before_cell("5b", "how likely is it now that player 2's hand holds another Barnevelder",
                 "bayes_table(ba_rows")
-    says(source(code(5, "holds another Barnevelder")), 'choices=("more likely", "just as likely", "less likely")',
-         '"less likely", kind="choice"')
+    says(source(code("5b", "holds another Barnevelder")),
+         'choices=("more likely", "just as likely", "less likely")', '"less likely", kind="choice"')
     assert taken().holds("Ba")[1] < taken().holds("Ba")[0]
-    before_cell(5, "next card off the deck is a Barnevelder", "'next deck card'")
-    # Section 6: the sure card Fa1 fits only the free cells beside Fa3 that touch no other hen.
+    before_cell("5b", "how likely is it that the next card off the deck is", "plain, bayes = taken.deck_top(")
+    not_shown_before("5b", "how likely is it that the next card off the deck is", "6/29", "20.7")
+    # The next box's question shows before the first box is locked: it must not answer it.
+    question = words_of("5b", "next card off the deck is a Barnevelder").split("?")[0]
+    assert "no other Barnevelder" not in question and "less likely" not in question
+    # The deck or the pile: the sure card Fa1 fits only the free squares beside Fa3 that touch no
+    # other hen.
     top = view.discard_tops[1]
     fits = view.barnyard.hen_cells(top)
     assert str(top) == "Fa1" and len(fits) == 2 and set(fits) < set(free)
@@ -406,12 +515,15 @@ def test_nb5_predictions():
     assert len(fa3) == 1
     beside = {(fa3[0][0] + dr, fa3[0][1] + dc) for dr, dc in ((0, 1), (1, 0), (0, -1), (-1, 0))}
     assert set(fits) <= beside and len(set(free) & beside) > len(fits)  # a neighbour rules one out
-    says(source(code(5, "is a sure card. On how many free cells")),
-         "lambda: len(view.barnyard.hen_cells(view.discard_tops[1]))", 'unit="cells"')
-    says(words_of(5, "is a sure card"), f"{top}, is a sure card", "Fa1 suits Fa3")
-    before_cell(5, "is a sure card. On how many free cells", "yard = view.barnyard")
-    not_shown_before(5, "is a sure card. On how many free cells", f"{top} from player 2's pile fits",
-                     str(fits))
+    says(source(code("5b", "is a sure card. On how many free squares")),
+         "lambda: len(view.barnyard.hen_cells(view.discard_tops[1]))", 'unit="squares"')
+    says(words_of("5b", "is a sure card"), f"{top}, is a sure card", "Fa1 suits Fa3")
+    before_cell("5b", "is a sure card. On how many free squares", "yard = view.barnyard")
+    kept_back("5b", "fa1-squares", "yard = view.barnyard", "Fa1 fits (1, -1) and (2, 0)")
+    shown = ", ".join(map(str, fits))
+    says(output(code("5b", "yard = view.barnyard")), f"{top} from player 2's pile fits: {shown}")
+    not_shown_before("5b", "is a sure card. On how many free squares", f"{top} from player 2's pile fits",
+                     str(fits), shown)
 
 
 def tags(cell: dict) -> list[str]:
@@ -611,7 +723,7 @@ def test_no_prediction_widget_output_shows_its_answer():
     for lesson in NAMES:
         for i, _ in predictions(lesson):
             text = output(cells(lesson)[i])
-            for answer in ("131/426", "171/496", "6/29", "less likely", "(0, 2)"):
+            for answer in ("131/426", "171/496", "6/29", "less likely", "(0, 2)", "2/13"):
                 assert answer not in text, (lesson, i, answer)
 
 
@@ -628,32 +740,58 @@ def test_teacher_page_5_states_the_engines_numbers():
     from henkit.hens import deck_cards
 
     text = page("05_hens_deck_and_drawing")
-    post = taken()
     deck = deck_cards()
     n, pa = len(deck), sum(c.breed.code == "Pa" for c in deck)
     ce = sum(c.breed.code == "Ce" for c in deck)
     two = 1 - Fraction(n - pa, n) * Fraction(n - pa - 1, n - 1)
+    with_two = 1 - (1 - Fraction(pa, n)) ** 2
+    without = 1 - Fraction(comb(n - ce, 16), comb(n, 16))
+    with_ = 1 - (1 - Fraction(ce, n)) ** 16
+    sixes = sum(c.number == 6 for c in deck)
+    says(text, f"{two} ({pct(two)})", f"without replacement ({two} against {with_two})",
+         f"16 draws: {pct(without)} against {pct(with_)} for at least one Cemani",
+         f"the listing of all {comb(n, 2):,} pairs", f"| {sixes} cards: 2 for Padovana and Wyandotte, 1 for each other breed |")
+    none = Fraction(comb(n - pa, 2), comb(n, 2))
+    sim = re.search(r"exactly 0 Padovana: exact \S+ = ([\d.]+)   simulated ([\d.]+)",
+                    output(code(5, "TRIALS = 20_000")))
+    assert sim[1] == f"{float(none):.4f}"
+    says(text, f"({sim[2]} against {sim[1]} for no Padovana)")
+    # Worksheet 5, part C: a deck of 10 holding 3 wanted cards, two draws, counted by sets.
+    part_c = [Fraction(comb(3, j) * comb(7, 2 - j), comb(10, 2)) for j in range(3)]
+    assert sum(part_c) == 1
+    says(text, f"Exactly 0: C(7, 2)/45 = {comb(7, 2)}/45 = {part_c[0]}", f"= {part_c[1]}",
+         f"exactly 2: C(3, 2)/45 = 3/45 = {part_c[2]}")
+    sheet = (TEACHER / "worksheets" / "05_hens_deck_and_drawing.md").read_text(encoding="utf-8")
+    says(sheet, "A deck of 10 cards holds 3 that you want. You draw 2.")
+
+
+def test_teacher_page_5b_states_the_engines_numbers():
+    text = page("05b_hens_seen_and_unseen")
+    post = taken()
     view = nb5_view()
     su = draw_odds(view, "Su", 2).at_least_one
     ba_before, ba_after = post.holds("Ba")
     pa_before, pa_after = post.holds("Pa")
     ce_before, ce_after = post.holds("Ce")
     engine, bayes = post.deck_top("Ba")
-    without = 1 - Fraction(comb(n - ce, 16), comb(n, 16))
-    with_ = 1 - (1 - Fraction(ce, n)) ** 16
-    says(text, f"{two} ({pct(two)})", f"without replacement ({float(without):.4f} against {float(with_):.4f})",
+    ill, well, tp, fp, share = medical(Fraction(1, 100))
+    clinic = medical(Fraction(1, 10))[4]
+    says(text, f"| {share} ({pct(share)}): {tp} of the {tp + fp} positive results |",
+         f"({ill} ill, {tp} of them positive; {well:,} well, {fp} of them positive)",
+         f"only {tp} of the {tp + fp} positive results come from someone ill: {share} ({pct(share)})",
+         f"in a clinic where 1 in 10 are ill: {clinic} ({pct(clinic)})",
          f"{su} ({pct(su)})", f"(0, 2): {draw_odds(view, (0, 2), 1).matching} of "
                               f"{draw_odds(view, (0, 2), 1).unseen} unseen cards fit",
          f"impossible ({ba_before}, {pct(ba_before)}, before; {ba_after} after)",
-         f"{bayes} ({pct(bayes)}); the engine's odds, which ignore why, {engine} ({pct(engine)})",
-         f"({pct(ba_before)} before the take, 0 after)", f"the engine's odds stay {engine}",
+         f"{bayes} ({pct(bayes)}); a plain count of the unseen cards, which ignores why, {engine} ({pct(engine)})",
+         f"({pct(ba_before)} before the take, 0 after)", f"the plain count stays {engine}",
          f"({bayes} for the greedy bot)", f"a Padovana {pct(pa_before)} to {pct(pa_after)}",
          f"a Cemani {pct(ce_before)} to {pct(ce_after)}", "likelihood 1/2 for every hand",
-         "Counting it among the unseen cards (7/34)")
-    sixes = sum(c.number == 6 for c in deck)
+         "Counting it among the unseen cards (7/34)",
+         f"{view.deck_size} in the deck and {view.hand_sizes[1]} in player 2's hand make "
+         f"{sum(view.unlocated().values())} unseen")
     fits = view.barnyard.hen_cells(view.discard_tops[1])
-    says(text, f"| {sixes} cards: 2 for Padovana and Wyandotte, 1 for each other breed |",
-         f"| {len(fits)} cells: {fits[0]} and {fits[1]}, beside Fa3;")
+    says(text, f"| {len(fits)} squares: {fits[0]} and {fits[1]}, beside Fa3;")
 
 
 def test_teacher_pages_6_and_7_state_the_engines_numbers():
