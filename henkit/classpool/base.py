@@ -50,9 +50,9 @@ import secrets
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import AbstractContextManager, contextmanager
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any, Self, TextIO
 
@@ -66,6 +66,7 @@ from henkit.classpool.records import (
     Record,
     RollRecord,
     TurnRecord,
+    check_page,
     check_record,
     check_session,
     write_csv,
@@ -76,7 +77,8 @@ DECK_SOURCE = -1
 """How the records table writes a draw from the deck in its `source` column."""
 
 COLUMNS = ("kind", "session", "page", "seq", "time", "dice", *COUNT_COLUMNS, "taken", "n_taken",
-           "bust", "who", "total", "failure", "serving", "source", "card", "lines", "players")
+           "bust", "who", "total", "failure", "serving", "source", "card", "lines", "players",
+           "fresh")
 """The columns of henkit_records besides its `id` (the order records were written)."""
 
 
@@ -86,6 +88,11 @@ class StoreError(Exception):
     Not bad input (that is ValueError): the same call may work later. A `Recorder` keeps the
     records it could not write and tries again.
     """
+
+
+class StoreReplaced(StoreError):
+    """The class pool's file was deleted or replaced while the store had it open: the store
+    writes no more (restart the server to use the file now in its place)."""
 
 
 @dataclass(frozen=True)
@@ -130,13 +137,21 @@ class StoreStatus:
 
 @dataclass(frozen=True)
 class Summary:
-    """How much a session holds: distinct pages (students' pages), and records of each kind."""
+    """How much a session holds: distinct pages (students' pages), and records of each kind.
+
+    `rolls` ... `barnyards` count every record stored, pooled or not. Two counts say what the
+    pooled chances leave out: `replayed`, records stored from games of a typed, replayed or
+    pinned seed (`Record.fresh` False); `too_fast`, records the pages dropped because they came
+    faster than a person can click (`henkit.classpool.limits`), never stored.
+    """
 
     pages: int = 0
     rolls: int = 0
     turns: int = 0
     draws: int = 0
     barnyards: int = 0
+    replayed: int = 0
+    too_fast: int = 0
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -145,8 +160,13 @@ class Summary:
 
     @property
     def records(self) -> int:
-        """Records of every kind."""
+        """Records of every kind stored (pooled or left out as replayed)."""
         return self.rolls + self.turns + self.draws + self.barnyards
+
+    @property
+    def left_out(self) -> int:
+        """Records left out of the pooled chances: replayed seeds and clicks too fast."""
+        return self.replayed + self.too_fast
 
 
 @dataclass(frozen=True)
@@ -158,7 +178,11 @@ class Board:
     - `endings`: (who, ending) -> turns; an ending is the total of a turn that took a serving,
       else its failure reason;
     - `draws`: ("deck" or "pile", card code, the game's player count or None when the store
-      did not record it) -> draws.
+      did not record it) -> draws;
+    - `left_out`: (why, kind) -> records left out of the four above, why being "replayed" (a
+      typed, replayed or pinned seed: stored, marked) or "too fast" (dropped by its page).
+
+    The four pooled parts count fresh records only (`Record.fresh`).
     """
 
     session: str | None = None
@@ -168,13 +192,14 @@ class Board:
     busts: dict[tuple[int, int], tuple[int, int]] = field(default_factory=dict)
     endings: dict[tuple[str, int | str], int] = field(default_factory=dict)
     draws: dict[tuple[str, str, int | None], int] = field(default_factory=dict)
+    left_out: dict[tuple[str, str], int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if self.session is not None:
             check_session(self.session)
         if not isinstance(self.summary, Summary):
             raise ValueError(f"a board's summary is a Summary, not {self.summary!r}"[:300])
-        for name in ("first_rolls", "busts", "endings", "draws"):
+        for name in ("first_rolls", "busts", "endings", "draws", "left_out"):
             if not isinstance(getattr(self, name), dict):
                 raise ValueError(f"a board's {name} is a dict, not {getattr(self, name)!r}"[:300])
 
@@ -222,7 +247,8 @@ def record_values(record: Record, session: str | None, time_us: int) -> tuple[An
         check_session(session)
     time_us = whole(time_us, "a record's time (microseconds since 1970)", FIRST_US, LAST_US)
     row: dict[str, Any] = dict.fromkeys(COLUMNS)
-    row.update(kind=record.kind, session=session, page=record.page, seq=record.seq, time=time_us)
+    row.update(kind=record.kind, session=session, page=record.page, seq=record.seq, time=time_us,
+               fresh=int(record.fresh))
     if isinstance(record, RollRecord):
         row.update(zip(COUNT_COLUMNS, record.counts, strict=True))
         row.update(dice=record.dice, taken=sum(1 << (f - 1) for f in record.taken),
@@ -253,7 +279,7 @@ def record_from_values(values: Sequence[Any]) -> Record:
 
 def _record_from_row(row: dict[str, Any]) -> Record:
     stamps = {"page": row["page"], "seq": row["seq"], "session": row["session"],
-              "time": to_datetime(row["time"])}
+              "time": to_datetime(row["time"]), "fresh": row["fresh"] != 0}
     kind = row["kind"]
     if kind == "roll":
         taken = frozenset(f for f in range(1, 7) if row["taken"] >> (f - 1) & 1)
@@ -286,23 +312,52 @@ def schema_sql(id_column: str) -> tuple[str, ...]:
         " bust INTEGER CHECK (bust IN (0, 1)),"
         " who TEXT, total INTEGER, failure TEXT, serving INTEGER, source INTEGER, card TEXT,"
         " lines TEXT, players INTEGER CHECK (players BETWEEN 2 AND 4),"
+        f" {FRESH_COLUMN},"
         " UNIQUE (page, seq))"),
         ("CREATE INDEX IF NOT EXISTS henkit_records_session"
         " ON henkit_records (session, page, kind)"),
         # The partial indexes end with the columns of their WHERE so that they cover their
         # queries (SQLite reads the table for a column the index lacks, even a fixed one).
         ("CREATE INDEX IF NOT EXISTS henkit_first_rolls"
-        " ON henkit_records (session, dice, worms, kind, taken) WHERE kind = 'roll' AND taken = 0"),
+        " ON henkit_records (session, dice, worms, kind, taken, fresh)"
+        " WHERE kind = 'roll' AND taken = 0 AND fresh = 1"),
         ("CREATE INDEX IF NOT EXISTS henkit_roll_busts"
-        " ON henkit_records (session, dice, n_taken, bust, kind) WHERE kind = 'roll'"),
+        " ON henkit_records (session, dice, n_taken, bust, kind, fresh)"
+        " WHERE kind = 'roll' AND fresh = 1"),
         ("CREATE INDEX IF NOT EXISTS henkit_turn_endings"
-        " ON henkit_records (session, who, failure, total, kind) WHERE kind = 'turn'"),
+        " ON henkit_records (session, who, failure, total, kind, fresh)"
+        " WHERE kind = 'turn' AND fresh = 1"),
         ("CREATE INDEX IF NOT EXISTS henkit_card_draws"
-        " ON henkit_records (session, source, players, card, kind) WHERE kind = 'draw'"),
+        " ON henkit_records (session, source, players, card, kind, fresh)"
+        " WHERE kind = 'draw' AND fresh = 1"),
+        ("CREATE INDEX IF NOT EXISTS henkit_replayed"
+        " ON henkit_records (session, kind, fresh) WHERE fresh = 0"),
+        TOO_FAST_TABLE,
         ("CREATE INDEX IF NOT EXISTS henkit_barnyards"
         " ON henkit_records (session, who, total, kind) WHERE kind = 'barnyard'"),
     )
 
+
+FRESH_COLUMN = "fresh INTEGER NOT NULL DEFAULT 1 CHECK (fresh IN (0, 1))"
+"""Whether a record's game came from a fresh random seed (1) or a typed, replayed or pinned one
+(0: stored, left out of the pooled chances). A store made before it reads 1 for its records."""
+TOO_FAST_TABLE = (
+    "CREATE TABLE IF NOT EXISTS henkit_too_fast ("
+    " session TEXT NOT NULL, page TEXT NOT NULL,"
+    " kind TEXT NOT NULL CHECK (kind IN ('roll', 'turn', 'draw', 'barnyard')),"
+    " n BIGINT NOT NULL CHECK (n >= 0), PRIMARY KEY (session, page, kind))")
+"""How many records of each kind each page dropped because they came faster than a person can
+click (`henkit.classpool.limits`): one row per page and kind, the page's running total."""
+ADD_FRESH_SQL = (
+    f"ALTER TABLE henkit_records ADD COLUMN {FRESH_COLUMN}",
+    "DROP INDEX IF EXISTS henkit_first_rolls",
+    "DROP INDEX IF EXISTS henkit_roll_busts",
+    "DROP INDEX IF EXISTS henkit_turn_endings",
+    "DROP INDEX IF EXISTS henkit_card_draws",
+)
+"""Schema 4 on a store made before it: records say whether their seed was fresh (the old ones
+were all pooled: 1), and the pooled aggregates' indexes cover it (`schema_sql` makes them again).
+The tallies need nothing: every record they counted was a pooled one."""
 
 ADD_PLAYERS_SQL = (
     "ALTER TABLE henkit_records ADD COLUMN players INTEGER CHECK (players BETWEEN 2 AND 4)",
@@ -328,6 +383,13 @@ _PAGES = (
     " SELECT count(page) FROM hop"
 )
 
+# The clicks too fast of a session, by kind (one row per page and kind: a few rows at most).
+_TOO_FAST = (
+    "SELECT 'too fast', CAST(NULL AS INTEGER), CAST(NULL AS INTEGER), kind, CAST(NULL AS TEXT),"
+    " CAST(sum(n) AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT), CAST(0 AS BIGINT),"
+    " CAST(0 AS BIGINT)"
+    f" FROM henkit_too_fast WHERE session = {_SESSION} GROUP BY kind")
+
 # Every aggregate returns rows of the same shape (part, i1, i2, t1, t2, n1..n5) so that the
 # board can read them all as one UNION ALL.
 _I = "CAST(NULL AS INTEGER)"
@@ -336,24 +398,30 @@ _Z = "CAST(0 AS BIGINT)"
 AGGREGATES: dict[str, str] = {
     "roll_tallies":
         f"SELECT 'first', dice, worms, {_T}, {_T}, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
-        f" FROM henkit_records WHERE kind = 'roll' AND taken = 0 AND session = {_SESSION}"
+        f" FROM henkit_records WHERE kind = 'roll' AND taken = 0 AND fresh = 1"
+        f" AND session = {_SESSION}"
         " GROUP BY dice, worms",
     "bust_tallies":
         f"SELECT 'bust', dice, n_taken, {_T}, {_T}, count(*), sum(bust), {_Z}, {_Z}, {_Z}"
-        f" FROM henkit_records WHERE kind = 'roll' AND session = {_SESSION}"
+        f" FROM henkit_records WHERE kind = 'roll' AND fresh = 1 AND session = {_SESSION}"
         " GROUP BY dice, n_taken",
     "turn_endings":
         f"SELECT 'turn', total, {_I}, who, failure, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
-        f" FROM henkit_records WHERE kind = 'turn' AND session = {_SESSION}"
+        f" FROM henkit_records WHERE kind = 'turn' AND fresh = 1 AND session = {_SESSION}"
         " GROUP BY who, failure, total",
     "draw_tallies":
         f"SELECT 'draw', source, players, card, {_T}, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
-        f" FROM henkit_records WHERE kind = 'draw' AND session = {_SESSION}"
+        f" FROM henkit_records WHERE kind = 'draw' AND fresh = 1 AND session = {_SESSION}"
         " GROUP BY source, players, card",
     "summary":
         f"SELECT 'summary', {_I}, {_I}, {_SESSION}, {_T}, ({_PAGES}),"
         + ", ".join(f"(SELECT count(*) FROM henkit_records WHERE kind = '{kind}'"
-                    f" AND session = {_SESSION})" for kind in KINDS),
+                    f" AND session = {_SESSION})" for kind in KINDS)
+        # What the pooled parts leave out, by kind: records of replayed seeds, and clicks too
+        # fast (dropped by the pages, counted in henkit_too_fast).
+        + f" UNION ALL SELECT 'replayed', {_I}, {_I}, kind, {_T}, count(*), {_Z}, {_Z}, {_Z}, {_Z}"
+        f" FROM henkit_records WHERE fresh = 0 AND session = {_SESSION} GROUP BY kind"
+        + " UNION ALL " + _TOO_FAST,
 }
 """Each aggregate query of the class board; its parameters: the session (None: the current), as
 many times as it has "?"."""
@@ -370,10 +438,14 @@ NO_NUMBER, NO_TEXT = -9, "''"
 TALLIES: tuple[tuple[str, str, str, str, str, str | None, str], ...] = (
     ("kind", "-9", "-9", "{r}kind", "''", None, "TRUE"),
     ("page", "-9", "-9", "{r}page", "''", None, "TRUE"),
-    ("first", "{r}dice", "{r}worms", "''", "''", None, "{r}kind = 'roll' AND {r}taken = 0"),
-    ("bust", "{r}dice", "{r}n_taken", "''", "''", "{r}bust", "{r}kind = 'roll'"),
-    ("turn", "{r}total", "-9", "{r}who", "COALESCE({r}failure, '')", None, "{r}kind = 'turn'"),
-    ("draw", "{r}source", "COALESCE({r}players, -9)", "{r}card", "''", None, "{r}kind = 'draw'"),
+    ("first", "{r}dice", "{r}worms", "''", "''", None,
+     "{r}kind = 'roll' AND {r}taken = 0 AND {r}fresh = 1"),
+    ("bust", "{r}dice", "{r}n_taken", "''", "''", "{r}bust", "{r}kind = 'roll' AND {r}fresh = 1"),
+    ("turn", "{r}total", "-9", "{r}who", "COALESCE({r}failure, '')", None,
+     "{r}kind = 'turn' AND {r}fresh = 1"),
+    ("draw", "{r}source", "COALESCE({r}players, -9)", "{r}card", "''", None,
+     "{r}kind = 'draw' AND {r}fresh = 1"),
+    ("replayed", "-9", "-9", "{r}kind", "''", None, "{r}fresh = 0"),
 )
 _TALLY_KEY = "session, part, i1, i2, t1, t2"
 
@@ -423,11 +495,12 @@ _TALLY = f"FROM henkit_tallies WHERE session = {_SESSION}"
 BOARD_SQL = (
     f"SELECT part, NULLIF(i1, {NO_NUMBER}), NULLIF(i2, {NO_NUMBER}), NULLIF(t1, {NO_TEXT}),"
     f" NULLIF(t2, {NO_TEXT}), n1, n2, {_Z}, {_Z}, {_Z}"
-    f" {_TALLY} AND part IN ('first', 'bust', 'turn', 'draw')"
+    f" {_TALLY} AND part IN ('first', 'bust', 'turn', 'draw', 'replayed')"
     f" UNION ALL SELECT 'summary', {_I}, {_I}, {_SESSION}, {_T},"
     f" (SELECT count(*) {_TALLY} AND part = 'page'), "
     + ", ".join(f"COALESCE((SELECT n1 {_TALLY} AND part = 'kind' AND t1 = '{kind}'), 0)"
                 for kind in KINDS)
+    + " UNION ALL " + _TOO_FAST
 )
 """The whole class board in one statement over the tallies (its parameters: the session, once
 per "?"): one primary-key range read, a few hundred rows at most."""
@@ -470,10 +543,17 @@ def _fill_board(board: Board, rows: Iterable[Sequence[Any]]) -> None:
         elif part == "draw":
             key = (DECK if i1 == DECK_SOURCE else "pile", t1, None if i2 is None else int(i2))
             board.draws[key] = board.draws.get(key, 0) + n1
+        elif part in ("replayed", "too fast"):
+            board.left_out[part, t1] = board.left_out.get((part, t1), 0) + int(n1)
         elif part == "summary":
             # int(): a driver may hand counts back as its own number types.
             object.__setattr__(board, "summary", Summary(*(int(n) for n in (n1, n2, n3, n4, n5))))
             object.__setattr__(board, "session", None if t1 is None else check_session(t1))
+    if board.left_out:
+        left = {why: sum(n for (w, _), n in board.left_out.items() if w == why)
+                for why in ("replayed", "too fast")}
+        object.__setattr__(board, "summary", replace(board.summary, replayed=left["replayed"],
+                                                     too_fast=left["too fast"]))
 
 
 class ClassStore(ABC):
@@ -501,6 +581,11 @@ class ClassStore(ABC):
     def add(self, record: Record) -> int:
         """Write one record; return 1, or 0 if its (page, seq) was already stored."""
         return self.add_many([record])
+
+    @abstractmethod
+    def add_too_fast(self, page: str, counts: Mapping[str, int]) -> None:
+        """Write how many records of each kind `page` dropped so far (clicks too fast): its
+        running totals, kept as the largest sent (sending the same totals again adds nothing)."""
 
     @abstractmethod
     def status(self) -> StoreStatus:
@@ -646,12 +731,14 @@ class SQLStore(ClassStore):
 
     def new_session(self) -> str:
         """Start a new class session, which becomes the current one; return its id."""
-        with self._connection() as conn, self._write(conn) as cur:
-            _, latest = self._current(cur)
-            started = max(now_us(), latest + 1)  # later than the current even if clocks differ
-            session = new_session_id(started)
-            cur.execute(self._sql("INSERT INTO henkit_sessions (id, started) VALUES (?, ?)"),
-                        (session, started))
+        with self._connection() as conn:
+            self._check_writable(conn)
+            with self._write(conn) as cur:
+                _, latest = self._current(cur)
+                started = max(now_us(), latest + 1)  # later than the current even if clocks differ
+                session = new_session_id(started)
+                cur.execute(self._sql("INSERT INTO henkit_sessions (id, started) VALUES (?, ?)"),
+                            (session, started))
         return session
 
     def current_session(self) -> str:
@@ -681,6 +768,7 @@ class SQLStore(ClassStore):
         rows = [record_values(r, r.session, stamp if r.time is None else to_us(r.time))
                 for r in batch]
         with self._connection() as conn:
+            self._check_writable(conn)
             if len(rows) == 1 and not own and self.single_statement:
                 # One statement is atomic by itself: no BEGIN/COMMIT round trips.
                 return self._insert(conn.cursor(), rows)
@@ -693,6 +781,31 @@ class SQLStore(ClassStore):
                                          "its own session only if the store has it")
                 return sum(self._insert(cur, rows[i:i + INSERT_ROWS])
                            for i in range(0, len(rows), INSERT_ROWS))
+
+    def add_too_fast(self, page: str, counts: Mapping[str, int]) -> None:
+        """Write how many records of each kind `page` dropped so far (clicks too fast): its
+        running totals, kept as the largest sent (sending the same totals again adds nothing),
+        in the current session."""
+        check_page(page)
+        if not isinstance(counts, Mapping) or not set(counts) <= set(KINDS):
+            raise ValueError(f"counts are a dict of record kind ({', '.join(KINDS)}) -> how many "
+                             f"were dropped, not {counts!r}"[:300])
+        rows = [(page, kind, whole(n, f"the {kind} records dropped", 0, 2**62))
+                for kind, n in sorted(counts.items()) if n]
+        if not rows:
+            return
+        with self._connection() as conn:
+            self._check_writable(conn)
+            with self._write(conn) as cur:
+                cur.executemany(self._sql(
+                    f"INSERT INTO henkit_too_fast (session, page, kind, n) VALUES ({_SESSION}, ?, ?, ?)"
+                    " ON CONFLICT (session, page, kind) DO UPDATE SET n = CASE WHEN excluded.n >"
+                    " henkit_too_fast.n THEN excluded.n ELSE henkit_too_fast.n END"),
+                    [(None, *row) for row in rows])
+
+    def _check_writable(self, conn: Any) -> None:
+        """Before a write: StoreError if the store must not be written (e.g. its file was
+        replaced). Nothing by default."""
 
     def _insert(self, cur: Any, rows: list[tuple[Any, ...]]) -> int:
         """Insert rows (one prepared statement, many times); return how many were new."""

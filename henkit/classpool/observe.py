@@ -131,16 +131,25 @@ def hens_records(before: HensState, step: Step, after: HensState,
     return out
 
 
-def pool_observer(recorder: RecordSink, who: Who = STUDENT) -> Observer:
+def pool_observer(recorder: RecordSink, who: Who = STUDENT,
+                  fresh: bool | Callable[[], bool] = True) -> Observer:
     """An observer `(before, step, after)` for `Game(observer=...)` sending every roll, finished
     turn, draw and finished barnyard of the game to `recorder` (see the module doc).
 
     `who`: who played each seat ("student" for a human, else the bot's name; `seat_names(bots)`
-    makes the list from a game's bots).
+    makes the list from a game's bots). `fresh`: whether the game comes from a fresh random
+    seed, or a function asked at each move (a widget whose student may type a seed); records of
+    a game that is not fresh are marked (`Record.fresh` False) and left out of the pooled chances.
     """
     if not callable(getattr(recorder, "record_many", None)):
         raise ValueError(f"recorder must be a henkit.classpool Recorder, not {recorder!r}"[:300])
     by_seat = _who_function(who)
+    if isinstance(fresh, bool):
+        is_fresh: Callable[[], bool] = (lambda: True) if fresh else (lambda: False)
+    elif callable(fresh):
+        is_fresh = fresh
+    else:
+        raise ValueError(f"fresh is True, False or a function saying which, not {fresh!r}"[:300])
 
     def observe(before: GameState, step: Step, after: GameState) -> None:
         try:
@@ -155,6 +164,8 @@ def pool_observer(recorder: RecordSink, who: Who = STUDENT) -> Observer:
             LOG.info("class pool: a move was not recorded: %s", e)
             return
         if records:
+            if not is_fresh():
+                records = [r.stamped(fresh=False) for r in records]
             recorder.record_many(records)
 
     return observe

@@ -15,6 +15,7 @@ from typing import Any
 
 from henkit.checks import whole
 from henkit.classpool.base import (
+    ADD_FRESH_SQL,
     ADD_PLAYERS_SQL,
     TALLIES_TABLE,
     TALLY_STATEMENTS,
@@ -32,9 +33,13 @@ TALLY_TRIGGER = (
      " FOR EACH ROW EXECUTE FUNCTION henkit_tally()"),
 )
 """The trigger that keeps the board's tallies (PostgreSQL 14 or later)."""
-PLAYERS_READY = ("SELECT count(*) > 0 FROM information_schema.columns WHERE table_schema ="
-                 " current_schema() AND table_name = 'henkit_records' AND column_name = 'players'")
-"""Whether the store has schema 3 (draws keep their game's player count): made last."""
+_HAS_COLUMN = ("SELECT count(*) > 0 FROM information_schema.columns WHERE table_schema ="
+               " current_schema() AND table_name = 'henkit_records' AND column_name = '{}'")
+PLAYERS_READY = _HAS_COLUMN.format("players")
+"""Whether the store has schema 3 (draws keep their game's player count)."""
+FRESH_READY = _HAS_COLUMN.format("fresh")
+"""Whether the store has schema 4 (records say whether their seed was fresh; the pages' clicks
+too fast): made last."""
 
 
 def hide_password(url: str) -> str:
@@ -73,15 +78,20 @@ class PostgresStore(SQLStore):
         self.driver_errors = (psycopg.Error,)
         conn = psycopg.connect(self.url, autocommit=True, connect_timeout=self.connect_timeout)
         try:
-            # The draws' player count came last (schema 3, with the trigger that tallies it).
-            if not conn.execute(PLAYERS_READY).fetchone()[0]:
+            # Whether each record's seed was fresh came last (schema 4, with the trigger that
+            # tallies it and the table of clicks too fast).
+            if not conn.execute(FRESH_READY).fetchone()[0]:
                 with conn.transaction():
                     conn.execute("SELECT pg_advisory_xact_lock(%s)", (ADVISORY_LOCK,))
                     cur = conn.cursor()
                     cur.execute("SELECT to_regclass('henkit_records') IS NOT NULL")
-                    if cur.fetchone()[0] and not cur.execute(PLAYERS_READY).fetchone()[0]:
-                        for statement in ADD_PLAYERS_SQL:  # a store made before schema 3
-                            cur.execute(statement)
+                    if cur.fetchone()[0]:
+                        if not cur.execute(PLAYERS_READY).fetchone()[0]:
+                            for statement in ADD_PLAYERS_SQL:  # a store made before schema 3
+                                cur.execute(statement)
+                        if not cur.execute(FRESH_READY).fetchone()[0]:
+                            for statement in ADD_FRESH_SQL:  # a store made before schema 4
+                                cur.execute(statement)
                     for statement in (*schema_sql(
                             "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY"),
                             TALLIES_TABLE, *TALLY_TRIGGER):

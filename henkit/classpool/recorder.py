@@ -9,6 +9,14 @@ kept records are written when the store is back: on a later record (at most once
 again without doubling it. At most `limit` records wait; beyond that the oldest are dropped and
 counted in `dropped`.
 
+With `limits` (a page's recorder has `limits.PERSON`) records faster than a person can click are
+dropped before they are stamped, counted by kind in `too_fast`, and those counts are written to
+the store with the records (`ClassStore.add_too_fast`), so the class board can say them.
+
+A store that stops for good (its SQLite file deleted or replaced under the server:
+`StoreReplaced`) gets no more writes: the records stay in memory (up to `limit`, the rest
+counted in `dropped`), `online` is False and the reason is logged once.
+
 With `background=True` a thread of the recorder's own does the writing: `record` only queues,
 so a click never waits for a slow or unreachable server (a connection attempt can take
 seconds). Without it (the default, simplest to reason about in tests and scripts) `record`
@@ -22,14 +30,15 @@ import os
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from itertools import islice
 
 import numpy as np
 
 from henkit.checks import whole
-from henkit.classpool.base import ClassStore, StoreError
-from henkit.classpool.records import Record, check_page, check_record, new_page_id
+from henkit.classpool.base import ClassStore, StoreError, StoreReplaced
+from henkit.classpool.limits import Limit, RateLimiter
+from henkit.classpool.records import KINDS, Record, check_page, check_record, new_page_id
 from henkit.classpool.stores import open_store
 
 LOG = logging.getLogger("henkit.classpool")
@@ -49,7 +58,8 @@ class Recorder:
     def __init__(self, store: ClassStore | str | os.PathLike[str] | None = None, *,
                  data_dir: str | os.PathLike[str] | None = None, page: str | None = None,
                  limit: int = LIMIT, retry_interval: float = 2.0, background: bool = False,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic,
+                 limits: Mapping[str, Limit] | None = None) -> None:
         self.page = new_page_id() if page is None else check_page(page)
         self.limit = whole(limit, "limit (records kept while the class pool is offline)", 1,
                            10_000_000)
@@ -64,6 +74,7 @@ class Recorder:
             raise ValueError(f"clock is a function returning seconds (time.monotonic), "
                              f"not {clock!r}"[:300])
         background = bool(background)
+        self._limiter = None if limits is None else RateLimiter(limits, clock=clock)
         self.retry_interval = float(retry_interval)
         if isinstance(store, ClassStore):
             self._store: ClassStore | None = store
@@ -89,6 +100,11 @@ class Recorder:
         """Records this recorder has written to the store."""
         self.last_error: str | None = None
         """Why the last write failed (None after a write that worked)."""
+        self.too_fast: dict[str, int] = dict.fromkeys(KINDS, 0)
+        """Records dropped by kind because they came faster than `limits` allow."""
+        self._too_fast_sent: dict[str, int] = dict(self.too_fast)
+        self.stopped: str | None = None
+        """Why this recorder writes no more (its store stopped for good), or None."""
         self._thread: threading.Thread | None = None
         if background:
             self._thread = threading.Thread(target=self._run, name=f"henkit-recorder-{self.page}",
@@ -98,7 +114,13 @@ class Recorder:
     def __repr__(self) -> str:
         state = "online" if self.online else "offline"
         return (f"Recorder(page={self.page!r}, {state}, pending={self.pending}, "
-                f"written={self.written}, dropped={self.dropped})")
+                f"written={self.written}, dropped={self.dropped}, "
+                f"too_fast={sum(self.too_fast.values())})")
+
+    @property
+    def limits(self) -> dict[str, Limit] | None:
+        """The most records of each kind this recorder lets through (None: no limit)."""
+        return None if self._limiter is None else dict(self._limiter.limits)
 
     @property
     def pending(self) -> int:
@@ -131,6 +153,9 @@ class Recorder:
             if self._closed:
                 raise ValueError("this recorder is closed")
             for r in batch:
+                if self._limiter is not None and not self._limiter.allow(r.kind):
+                    self.too_fast[r.kind] += 1  # faster than a person: counted, not kept
+                    continue
                 stamped = r.stamped(page=self.page, seq=self._next_seq)
                 self._next_seq += 1
                 if len(self._pending) >= self.limit:
@@ -138,15 +163,21 @@ class Recorder:
                     self.dropped += 1
                 self._pending.append(stamped)
             self._queue.notify()
-        if self._thread is None and self._due():
+        if self._thread is None and self._due() and (self._pending or self._counts_waiting()):
             self._write()
 
     def flush(self) -> bool:
         """Write every waiting record now if the store can be reached; True if none is left."""
         self._write()
-        return not self._pending
+        return not self._pending and not self._counts_waiting()
+
+    def _counts_waiting(self) -> bool:
+        """Whether counts of records too fast wait to be written."""
+        return self.too_fast != self._too_fast_sent
 
     def _due(self) -> bool:
+        if self.stopped is not None:
+            return False
         return self.online or self._clock() - self._last_try >= self.retry_interval
 
     def _write(self) -> None:
@@ -156,6 +187,14 @@ class Recorder:
                 was_connected = bool(getattr(self._store, "connected", False))
                 try:
                     self._write_pending()
+                except StoreReplaced as e:
+                    if self.stopped is None:
+                        LOG.error("page %s stops writing to the class pool and keeps its %d "
+                                  "records in memory: %s", self.page, self.pending, e)
+                    self.stopped = str(e)
+                    self.online = False
+                    self.last_error = str(e)
+                    return
                 except (StoreError, OSError) as e:
                     # A connection that worked before and broke (a restarted server) is
                     # dropped by the store: one more try opens a new one at once.
@@ -163,23 +202,31 @@ class Recorder:
                                                                       True):
                         continue
                     if self.online:
-                        LOG.warning("class pool offline, keeping records in memory: %s", e)
+                        LOG.warning("page %s: class pool offline, keeping records in memory: %s",
+                                    self.page, e)
                     self.online = False
                     self.last_error = str(e)
                     return
                 break
             if not self.online:
-                LOG.info("class pool back online")
+                LOG.info("page %s: class pool back online (%d records written in all)",
+                         self.page, self.written)
             self.online = True
             self.last_error = None
 
     def _write_pending(self) -> None:
+        if self.stopped is not None:
+            raise StoreReplaced(self.stopped)
         if self._store is None and self._opener is not None:
             self._store = self._opener()
         while self._store is not None:
             with self._queue:
                 chunk = list(islice(self._pending, CHUNK))
+                counts = dict(self.too_fast)
             if not chunk:
+                if counts != self._too_fast_sent:
+                    self._store.add_too_fast(self.page, counts)
+                    self._too_fast_sent = counts
                 return
             self._store.add_many(chunk)
             last = chunk[-1].seq
@@ -193,8 +240,11 @@ class Recorder:
         """The background writer: write whenever records wait and a write is due."""
         while True:
             with self._queue:
-                while not self._closed and not (self._pending and self._due()):
-                    wait = None if not self._pending else max(
+                while not self._closed and not ((self._pending or self._counts_waiting())
+                                                and self._due()):
+                    idle = self.stopped is not None or not (self._pending or
+                                                            self._counts_waiting())
+                    wait = None if idle else max(
                         0.01, self.retry_interval - (self._clock() - self._last_try))
                     self._queue.wait(wait)
                 if self._closed:
@@ -209,8 +259,12 @@ class Recorder:
             self._queue.notify_all()
         if self._thread is not None:
             self._thread.join(timeout=30)
-        if self._pending:
+        if self._pending or self._counts_waiting():
             self._write()
+        if self._pending:
+            # Said, never lost silently: the server's log tells how many and why.
+            LOG.warning("page %s closes with %d records never written to the class pool: %s",
+                        self.page, len(self._pending), self.last_error or "no reason known")
         if self._opener is not None and self._store is not None:
             self._store.close()
             self._store = None

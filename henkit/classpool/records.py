@@ -3,7 +3,7 @@
 Every record is a frozen dataclass checked when it is built: a record that contradicts itself or
 the games' rules (counts that are not a roll, a bust that is not one, a card that does not exist)
 is refused with ValueError, so nothing wrong can reach a store. Besides what happened, a record
-carries four stamps, all optional when it is built:
+carries five stamps, all optional when it is built:
 
 - `page`: the anonymous id of the page (notebook or dashboard) that recorded it, 16 hex digits
   (`new_page_id`); no names anywhere. A `Recorder` stamps its own.
@@ -11,6 +11,11 @@ carries four stamps, all optional when it is built:
   store writes it once however often it is sent, which is what lets a recorder retry safely.
 - `session`, `time`: the class session and the moment (UTC) the store wrote it; the store sets
   both when the record has none.
+- `fresh`: True (the default) when the game came from a fresh random seed, a new random
+  experiment; False for a seed the student typed, a seed played again, or a seed the lesson
+  pinned for everyone. Such a game replays dice or cards already seen, so it proves nothing
+  about chance: the store keeps its records (marked) but leaves them out of the pooled chances,
+  and the class board says how many it left out.
 
 The CSV form (`CSV_COLUMNS`, `write_csv`, `read_csv`) has one row per record and the same
 columns for every kind, empty where a kind has nothing to say; it reads back to equal records.
@@ -59,10 +64,13 @@ KINDS = ("roll", "turn", "draw", "barnyard")
 COUNT_COLUMNS = ("ones", "twos", "threes", "fours", "fives", "worms")
 """How many dice of a roll show each face, in face order (1..5, worm)."""
 CSV_COLUMNS = ("kind", "session", "page", "seq", "time", "dice", *COUNT_COLUMNS, "taken", "bust",
-               "who", "total", "failure", "serving", "source", "card", "lines", "players")
+               "who", "total", "failure", "serving", "source", "card", "lines", "players",
+               "fresh")
 """The CSV columns, the same for every kind (empty where a kind has nothing to say)."""
-OLD_CSV_COLUMNS = CSV_COLUMNS[:-1]
+OLD_CSV_COLUMNS = CSV_COLUMNS[:-2]
 """The CSV columns before draws recorded their game's player count (read as None)."""
+PLAYERS_CSV_COLUMNS = CSV_COLUMNS[:-1]
+"""The CSV columns before records said whether their seed was fresh (read as fresh)."""
 
 
 def new_page_id() -> str:
@@ -111,6 +119,7 @@ class Record:
     seq: int | None = None
     session: str | None = None
     time: datetime | None = None
+    fresh: bool = True
 
     def __post_init__(self) -> None:
         if type(self) is Record:
@@ -124,12 +133,16 @@ class Record:
         if self.session is not None:
             check_session(self.session)
         object.__setattr__(self, "time", _check_time(self.time))
+        if not isinstance(self.fresh, bool | np.bool_):
+            raise ValueError(f"fresh (a game from a fresh random seed) is True or False, not "
+                             f"{self.fresh!r}"[:300])
+        object.__setattr__(self, "fresh", bool(self.fresh))
 
     def stamped(self, **stamps: Any) -> Record:
-        """This record with the stamps given (page, seq, session, time) replacing its own."""
-        unknown = set(stamps) - {"page", "seq", "session", "time"}
+        """This record with the stamps given (page, seq, session, time, fresh) replacing its own."""
+        unknown = set(stamps) - {"page", "seq", "session", "time", "fresh"}
         if unknown:
-            raise ValueError(f"a record's stamps are page, seq, session and time, not "
+            raise ValueError(f"a record's stamps are page, seq, session, time and fresh, not "
                              f"{', '.join(sorted(unknown))}")
         values = {f.name: getattr(self, f.name) for f in fields(self)}
         return type(self)(**{**values, **stamps})
@@ -139,7 +152,8 @@ class Record:
         row = dict.fromkeys(CSV_COLUMNS, "")
         row.update(kind=self.kind, session=self.session or "", page=self.page or "",
                    seq="" if self.seq is None else str(self.seq),
-                   time="" if self.time is None else self.time.isoformat(timespec="microseconds"))
+                   time="" if self.time is None else self.time.isoformat(timespec="microseconds"),
+                   fresh=str(int(self.fresh)))
         row.update(self._fields_row())
         return row
 
@@ -390,7 +404,12 @@ def record_from_row(row: Mapping[str, str]) -> Record:
         "seq": _int(row, "seq") if row.get("seq") else None,
         "session": row.get("session") or None,
         "time": None,
+        "fresh": True,
     }
+    if row.get("fresh"):  # empty or missing: a CSV from before the column (every seed fresh)
+        if row["fresh"] not in ("0", "1"):
+            raise ValueError(f"column 'fresh' is 0 or 1, not {row['fresh']!r}"[:300])
+        stamps["fresh"] = row["fresh"] == "1"
     if row.get("time"):
         try:
             stamps["time"] = datetime.fromisoformat(row["time"])
@@ -443,7 +462,8 @@ def read_csv(file: TextIO) -> Iterator[Record]:
         raise ValueError(f"file must be a text file open for reading, not {file!r}"[:300])
     try:
         reader = csv.DictReader(file)
-        if tuple(reader.fieldnames or ()) not in (CSV_COLUMNS, OLD_CSV_COLUMNS):
+        if tuple(reader.fieldnames or ()) not in (CSV_COLUMNS, PLAYERS_CSV_COLUMNS,
+                                                        OLD_CSV_COLUMNS):
             raise ValueError(f"a class pool CSV has the columns {', '.join(CSV_COLUMNS)}, not "
                              f"{', '.join(map(str, reader.fieldnames or ())) or 'none'}"[:300])
         for row in reader:

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from henkit import cli as henkit_cli
-from henkit.classpool import base, cli, postgres, recorder, records, sqlite, stores
+from henkit.classpool import base, cli, limits, postgres, recorder, records, sqlite, stores
 from henkit.classpool.base import COLUMNS
 
 from ..fuzz_values import junk, only_value_error
@@ -32,7 +32,7 @@ from ..fuzz_values import junk, only_value_error
 FAST = settings(max_examples=60, deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.too_slow,
                                        HealthCheck.function_scoped_fixture])
-MODULES = (base, records, stores, sqlite, postgres, recorder, cli)
+MODULES = (base, records, stores, sqlite, postgres, recorder, cli, limits)
 PAGE = "0123456789abcdef"
 SESSION = "20250114-093000-3fa2c1"
 WHEN = datetime(2025, 1, 14, 9, 30, tzinfo=UTC)
@@ -57,9 +57,14 @@ FUZZED = {
     "BarnyardRecord", "check_record", "record_from_row", "write_csv", "read_csv",
     "default_data_dir", "default_target", "open_store", "SQLiteStore", "hide_password",
     "PostgresStore", "Recorder", "add_class_arguments", "check_db_folder", "run_class",
+    "StoreReplaced", "Limit", "RateLimiter", "check_limits", "most_allowed",
+    "ServedPool", "announce_served_pool", "hide_passwords", "pool_words", "served_pools",
+    "withdraw_served_pool",
 }
-"""Every public name the tests below fuzz (StoreError, ClassStore and SQLStore through their
-subclasses and stores; now_us, new_page_id and default_data_dir take no arguments)."""
+"""Every public name the tests below fuzz (StoreError, StoreReplaced, ClassStore and SQLStore
+through their subclasses and stores; now_us, new_page_id and default_data_dir take no
+arguments); the limits in test_limits_and_fresh.py, the served pools and the password hiding
+of the command line in test_cli.py."""
 
 
 def test_every_public_name_is_fuzzed():
@@ -211,6 +216,11 @@ def test_store_methods(store, x):
     only_value_error(store.add, x)
     only_value_error(store.add_many, x)
     only_value_error(store.add_many, [x])
+    only_value_error(store.add_too_fast, x, {"roll": 1})
+    only_value_error(store.add_too_fast, PAGE, x)
+    only_value_error(store.add_too_fast, PAGE, {"roll": x})
+    with contextlib.suppress(TypeError):  # x unhashable: no dict has it as a key
+        only_value_error(store.add_too_fast, PAGE, {x: 1})
 
 
 @FAST

@@ -31,6 +31,7 @@ from henkit.classpool import (
 )
 from henkit.classpool.base import (
     COLUMNS,
+    FRESH_COLUMN,
     RECORDS_BOARD_SQL,
     TALLIES_TABLE,
     TALLY_STATEMENTS,
@@ -319,16 +320,21 @@ def test_a_store_made_before_the_tallies_gets_them_filled(tmp_path: Path,
 
 def schema_2_store(target: str, records: list[Record], session: str) -> None:
     """Write `records` into a new pool at `target` as henkit wrote them before schema 3: no
-    `players` column (its index without it), the trigger tallying draws without it."""
+    `players` column (its index without it), the trigger tallying draws without it (and none of
+    schema 4: no `fresh` column, every record pooled, no table of clicks too fast)."""
     old = [s.replace(" players INTEGER CHECK (players BETWEEN 2 AND 4),", "")
            .replace("source, players, card", "source, card")
+           .replace(f" {FRESH_COLUMN},", "").replace(", fresh)", ")").replace(" AND fresh = 1", "")
            for s in schema_sql("id INTEGER PRIMARY KEY" if not target.startswith("postgres")
-                               else "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")]
-    trigger = "; ".join(t.replace("COALESCE(NEW.players, -9)", "-9") for t in TALLY_STATEMENTS)
-    assert all("players" not in x for x in (*old, trigger))
-    columns = COLUMNS[:-1]
-    assert COLUMNS[-1] == "players"
-    rows = [record_values(r, session, 2)[:-1] for r in records]
+                               else "id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY")
+           if "henkit_replayed" not in s and "henkit_too_fast" not in s]
+    trigger = "; ".join(t.replace("COALESCE(NEW.players, -9)", "-9").replace(" AND NEW.fresh = 1", "")
+                        for t in TALLY_STATEMENTS if "'replayed'" not in t)
+    assert all("players" not in x and "fresh" not in x for x in (*old, trigger))
+    columns = COLUMNS[:-2]
+    assert COLUMNS[-2:] == ("players", "fresh")
+    assert not any(isinstance(r, Record) and not r.fresh for r in records)
+    rows = [record_values(r, session, 2)[:-2] for r in records]
     if target.startswith("postgres"):
         import psycopg
 
