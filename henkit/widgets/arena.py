@@ -24,6 +24,7 @@ import ipywidgets as w
 from henkit.arena import MAX_GAMES, SERIAL, Tournament, run_tournament
 from henkit.checks import whole
 from henkit.widgets.common import (
+    Guarded,
     build,
     button,
     esc,
@@ -67,7 +68,7 @@ def _specs(game: str, bots: object) -> list[str]:
     return specs
 
 
-class Arena(w.VBox):
+class Arena(Guarded, w.VBox):
     """Run a seeded tournament between bots and show win rates, mean scores and a table.
 
     `executor` is any concurrent.futures Executor for the games. By default the games are

@@ -35,6 +35,7 @@ from henkit.hens.rules import MAX_PLAYERS, MIN_PLAYERS, Rules
 from henkit.hens.scoring import score
 from henkit.hens.state import State
 from henkit.widgets.common import (
+    Guarded,
     bot_buttons,
     bot_move,
     bot_specs,
@@ -43,6 +44,7 @@ from henkit.widgets.common import (
     button,
     esc,
     flag,
+    guarded,
     hbox,
     html,
     keep_alive,
@@ -93,7 +95,7 @@ def card_label(k: Card) -> str:
     return f"{k} · {eggs}{medals}"
 
 
-class BarnyardGame(w.VBox):
+class BarnyardGame(Guarded, w.VBox):
     """A whole Hens game: you against `bots` (Hens make_bot names: random, greedy, lookahead).
 
     `seed` fixes the deal, the goal card, who starts, every deck draw and the bots' choices.
@@ -126,6 +128,7 @@ class BarnyardGame(w.VBox):
             raise ValueError(f"rules must be henkit.hens Rules for {players} players")
         first_seed = start_seed(seed, pin_seed)
         self.pool_line = PoolLine(pool, "draws")
+        self.pool_line.play(first_seed)  # fresh, or typed/pinned: marked
         seats = [*robots[:human], None, *robots[human:]]
         self.rules = rules
         self.game = self._new_game(seats, first_seed, self.pool_line.observer(seat_names(seats)))
@@ -142,7 +145,8 @@ class BarnyardGame(w.VBox):
         self.status = status_line()
         self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
                                 report=lambda text, error: say(self.status, text, error),
-                                what="cards")
+                                what="cards",
+                                pool_line=self.pool_line)
         self.source_box = hbox(flex_flow="row wrap")
         self._sources: tuple = ()
         self._source_pool: list[w.Button] = []  # made once, reused (see _show_sources)
@@ -164,7 +168,7 @@ class BarnyardGame(w.VBox):
         # cells, and a button never shown would still be a model in every viewer's page.
         self.cells: dict[Cell, w.Button] = _Cells(self._cell_button)
         # The grid's own Layout: its columns change as the barnyard grows.
-        self.grid = build(w.GridBox, layout=w.Layout(grid_gap="4px", width="max-content"))
+        self.grid = build(w.GridBox, layout=guarded(w.Layout)(grid_gap="4px", width="max-content"))
         self.grid.add_class("hk-grid")  # framed: the barnyard's field
         self.grid_caption = html()
         self.score_html = html()

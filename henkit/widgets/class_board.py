@@ -11,7 +11,13 @@ most every `interval` seconds and redraws only when the board changed. A thread 
 asyncio task on the kernel's loop: the query (and a bot's exact law, seconds the first time)
 never holds up the kernel, and it works the same in JupyterLab, Voilà and a plain Python test.
 Closing the widget stops the thread. A store that cannot be reached shows "class pool offline"
-and the board keeps trying. The board reads aggregates only (counts), never a record.
+and the board keeps trying; why it cannot be reached (which names the server's database address
+or file) goes to the server's log only, never to the viewers. A pool file deleted or replaced
+under the server stops the board (and the pages' writers) and says so. The board reads
+aggregates only (counts), never a record.
+
+Only games from fresh random seeds are pooled: the board says how many records it leaves out
+and why (typed or replayed seeds; clicks faster than a person's, `henkit.classpool.limits`).
 """
 
 from __future__ import annotations
@@ -33,7 +39,7 @@ from henkit.charts.classboard import (
     distance_alt,
     distance_chart,
 )
-from henkit.classpool.base import Board, ClassStore, StoreError
+from henkit.classpool.base import Board, ClassStore, StoreError, StoreReplaced
 from henkit.classpool.exact import (
     DistanceBand,
     bot_spec,
@@ -45,10 +51,12 @@ from henkit.classpool.exact import (
     first_roll_law,
     turn_end_law,
 )
-from henkit.classpool.records import check_session
+from henkit.classpool.page import server_log
+from henkit.classpool.records import KINDS, check_session
 from henkit.classpool.stores import open_store
 from henkit.hens.rules import check_players
 from henkit.widgets.common import (
+    Guarded,
     build,
     button,
     hbox,
@@ -59,6 +67,13 @@ from henkit.widgets.common import (
 )
 
 LOG = logging.getLogger("henkit.classpool")
+OFFLINE = ("class pool offline: it cannot be reached just now (the server's log says why). The "
+           "board tries again every {interval:g} s.")
+STOPPED = ("class pool stopped: its file was deleted or replaced while the server was running, "
+           "so nothing more is recorded. Restart the server to go on (its log says where what "
+           "was recorded is kept).")
+KIND_WORDS = {"roll": ("roll", "rolls"), "turn": ("turn", "turns"),
+              "draw": ("card draw", "card draws"), "barnyard": ("barnyard", "barnyards")}
 
 MIN_INTERVAL = 2.0
 """The shortest time between two refreshes (seconds): one board query per 2 s at most."""
@@ -125,7 +140,7 @@ def _cell() -> w.Output:
     return build(w.Output, layout={"width": "50%", "min_width": "420px", "flex": "1 1 420px"})
 
 
-class ClassBoard(w.VBox):
+class ClassBoard(Guarded, w.VBox):
     """The class board: counts of students and rolls, the pooled charts, refreshing by itself.
 
     `store`: a ClassStore, a path or URL, or None (HENKIT_CLASS_DB / the data folder). `session`:
@@ -145,10 +160,13 @@ class ClassBoard(w.VBox):
         self.hens_players = None if hens_players is None else check_players(hens_players)
         if not isinstance(auto, bool):
             raise ValueError(f"auto is True or False, not {auto!r}")
+        server_log()  # why the pool is offline goes to the server's log, not to viewers
         self.store, self._owns_store = _store(store)
         self.session = session
         self.board: Board | None = None
         self.online: bool | None = None
+        self.stopped = False
+        """Whether the pool's file was deleted or replaced (the board reads no more)."""
         self.refreshes = 0
         self.redraws = 0
         self.history: list[tuple[int, float]] = []
@@ -163,6 +181,7 @@ class ClassBoard(w.VBox):
 
         self.header = build(w.HTML, layout={"min_height": "2.2em"})
         self.counts = build(w.HTML)
+        self.left_out = build(w.HTML)
         self.status = build(w.HTML, layout={"min_height": "1.6em"})
         # Not needed (the board refreshes by itself): for a teacher who wants it now.
         self.refresh_button = button("Refresh now", "Read the class pool now (the board also "
@@ -171,7 +190,7 @@ class ClassBoard(w.VBox):
         self.bust_out, self.draw_out = _cell(), _cell()
         self.ending_outs = [_cell() for _ in range(MAX_ENDING_CHARTS)]
         super().__init__([
-            self.header, self.counts, hbox([self.refresh_button, self.status]),
+            self.header, self.counts, self.left_out, hbox([self.refresh_button, self.status]),
             _half([self.first_out, self.distance_out]),
             _half([self.bust_out, self.draw_out]),
             _half(self.ending_outs),
@@ -237,13 +256,23 @@ class ClassBoard(w.VBox):
             self.refreshes += 1
             try:
                 board = self.store.board(self.session)
+            except StoreReplaced as e:
+                if self.online is not False or not self.stopped:
+                    self.online = False
+                    self.stopped = True
+                    LOG.error("the class board stopped: %s", e)
+                    self._say(STOPPED, offline=True)
+                return False
             except StoreError as e:
                 if self.online is not False:
                     self.online = False
-                    self._say(f"class pool offline: {e}. The board tries again every "
-                              f"{self.interval:g} s.", offline=True)
+                    # The reason names the database's address or file: the server's log only.
+                    LOG.warning("the class board cannot read the class pool: %s", e)
+                    self._say(OFFLINE.format(interval=self.interval), offline=True)
                 return False
             came_back = self.online is False
+            if came_back:
+                LOG.info("the class board reads the class pool again")
             self.online = True
             if board == self.board and not came_back and not self._new_laws():
                 return False
@@ -272,13 +301,15 @@ class ClassBoard(w.VBox):
         self.redraws += 1
         s = board.summary
         stamp = datetime.now(UTC).strftime("%H:%M:%S")
+        # The pooled counts: what the charts hold (records of replayed seeds are stored, not
+        # pooled; clicks too fast were never stored).
+        pooled = pooled_counts(board)
+        parts = [f"<b>{s.pages:,}</b> student page{'' if s.pages == 1 else 's'}"]
+        parts += [f"<b>{pooled[k]:,}</b> {KIND_WORDS[k][pooled[k] != 1]}" for k in KINDS]
         self.counts.value = (
             "<div role='status' aria-live='polite' style='font-size:1.6em; line-height:1.4'>"
-            f"<b>{s.pages:,}</b> student page{'' if s.pages == 1 else 's'} · "
-            f"<b>{s.rolls:,}</b> roll{'' if s.rolls == 1 else 's'} · "
-            f"<b>{s.turns:,}</b> turn{'' if s.turns == 1 else 's'} · "
-            f"<b>{s.draws:,}</b> card draw{'' if s.draws == 1 else 's'} · "
-            f"<b>{s.barnyards:,}</b> barnyard{'' if s.barnyards == 1 else 's'}</div>")
+            + " · ".join(parts) + "</div>")
+        self.left_out.value = left_out_html(board)
         self._say(f"class pool online, session {board.session or 'none yet'}; last change "
                   f"shown {stamp} UTC")
 
@@ -375,6 +406,41 @@ class ClassBoard(w.VBox):
         if offline:
             body = f"<b style='color:#B00020'>{body}</b>"
         self.status.value = f"<div role='status' aria-live='polite'>{body}</div>"
+
+
+def pooled_counts(board: Board) -> dict[str, int]:
+    """The records of each kind the board pools: those stored less those of replayed seeds."""
+    if not isinstance(board, Board):
+        raise ValueError(f"board is a class pool Board, not {board!r}"[:300])
+    s = board.summary
+    stored = {"roll": s.rolls, "turn": s.turns, "draw": s.draws, "barnyard": s.barnyards}
+    return {k: stored[k] - board.left_out.get(("replayed", k), 0) for k in KINDS}
+
+
+def _kinds_text(counts: dict[str, int]) -> str:
+    parts = [f"{n:,} {KIND_WORDS[k][n != 1]}" for k in KINDS if (n := counts.get(k, 0))]
+    return ", ".join(parts[:-1]) + (" and " if len(parts) > 1 else "") + parts[-1]
+
+
+def left_out_text(board: Board) -> str:
+    """What the board leaves out of its charts and why, in words ('' when nothing)."""
+    if not isinstance(board, Board):
+        raise ValueError(f"board is a class pool Board, not {board!r}"[:300])
+    said = []
+    replayed = {k: n for (why, k), n in board.left_out.items() if why == "replayed" and n}
+    too_fast = {k: n for (why, k), n in board.left_out.items() if why == "too fast" and n}
+    if replayed:
+        said.append(f"{_kinds_text(replayed)} from typed or replayed seeds (a game played "
+                    "again is not a new experiment)")
+    if too_fast:
+        said.append(f"{_kinds_text(too_fast)} faster than a person can click")
+    return ("Left out of the charts: " + "; ".join(said) + ".") if said else ""
+
+
+def left_out_html(board: Board) -> str:
+    """`left_out_text` as the board's HTML line ('' when nothing is left out)."""
+    text = left_out_text(board)
+    return f"<div role='note'>{html.escape(text)}</div>" if text else ""
 
 
 def status_of(board: ClassBoard) -> str:

@@ -5,11 +5,17 @@ Figures are plain `go.Figure`s written into an `ipywidgets.Output` as the bundle
 never a FigureWidget: a FigureWidget ships all of plotly.js over the kernel connection and costs
 seconds per dashboard page load (stack notes). Writing the bundle into `Output.outputs` works
 the same inside a kernel and in headless tests.
+
+A page may send any update for any widget (a script on the class network, not only the browser's
+widget): one its traits refuse (an int, None or a dict for a text box) is refused and the widget
+sends the page back what the kernel holds (`Guarded`, which every widget made by `build` and
+every henkit widget class has), so the page never shows what the game does not play.
 """
 
 from __future__ import annotations
 
 import html as html_text
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from numbers import Real
@@ -23,6 +29,56 @@ from henkit.checks import whole
 from henkit.core import Game
 from henkit.display import figure_bundle
 from henkit.henpen.dice import WORM, face_name
+
+LOG = logging.getLogger("henkit.widgets")
+
+
+class Guarded:
+    """A widget that refuses an update from the page that its traits refuse, and sends the page
+    back what the kernel holds.
+
+    ipywidgets applies a page's update (`set_state`, from the comm's "update" message) after
+    echoing it to the page; a value of the wrong type raised TraitError inside the comm handler,
+    leaving the page showing the refused value (a dict in a text box shows "[object Object]")
+    while the kernel kept the old one. Here the update is refused as a whole: the keys it had
+    set before the bad one are put back, and the state of every key it named is sent again.
+    """
+
+    def set_state(self, sync_data: Any) -> None:
+        """Apply an update from the page; refuse it whole if a trait refuses a value of it."""
+        keys = [k for k in sync_data if k in self.keys] if isinstance(sync_data, dict) else []
+        before = {k: getattr(self, k) for k in keys}
+        try:
+            super().set_state(sync_data)  # type: ignore[misc]
+        except (TraitError, TypeError, ValueError, KeyError, AttributeError) as e:
+            for k, v in before.items():
+                try:
+                    if getattr(self, k) is not v:
+                        self.set_trait(k, v)  # type: ignore[attr-defined]
+                except TraitError:  # pragma: no cover - the kernel's own value
+                    pass
+            LOG.info("refused an update of %s (%s): %s", type(self).__name__, ", ".join(keys),
+                     str(e)[:200])
+            if keys:
+                self.send_state(key=keys)  # type: ignore[attr-defined]
+
+
+_GUARDED: dict[type, type] = {}
+
+
+def guarded(kind: type) -> type:
+    """The `Guarded` form of a widget class (made once; the same name, so reprs are unchanged)."""
+    if not isinstance(kind, type) or not issubclass(kind, w.Widget):
+        raise ValueError(f"kind must be an ipywidgets widget class, not {kind!r}"[:300])
+    if issubclass(kind, Guarded):
+        return kind
+    made = _GUARDED.get(kind)
+    if made is None:
+        made = _GUARDED[kind] = type(kind.__name__, (Guarded, kind),
+                                     {"__qualname__": kind.__qualname__,
+                                      "__module__": kind.__module__})
+    return made
+
 
 # Die faces are drawn (henkit.widgets.pieces: pips and a worm made of shapes); in text a face is
 # its word, never a symbol character, which a classroom computer's fonts may lack.
@@ -127,7 +183,7 @@ def _shared(kind: type, settings: Mapping[str, Any]) -> Any:
     made = _READ_ONLY_KINDS.get(kind)
     if made is None:
         # The same class name: a widget's repr (and a notebook's stored output) is unchanged.
-        made = _READ_ONLY_KINDS[kind] = type(kind.__name__, (_ReadOnly, kind), {})
+        made = _READ_ONLY_KINDS[kind] = type(kind.__name__, (_ReadOnly, guarded(kind)), {})
     try:
         found = made(**settings)
     except TraitError as e:
@@ -186,7 +242,7 @@ def build(kind: type, *children: w.Widget, layout: Mapping[str, Any] | w.Layout 
     if children:
         traits["children"] = children
     try:
-        return kind(**traits)
+        return guarded(kind)(**traits)
     except TraitError as e:
         raise ValueError(f"not a {kind.__name__} setting: {e}"[:400]) from None
 

@@ -30,6 +30,7 @@ from henkit.henpen.odds import bust_chance
 from henkit.henpen.rules import Claim, Rules
 from henkit.henpen.state import Phase, State
 from henkit.widgets.common import (
+    Guarded,
     build,
     button,
     dice_text,
@@ -68,7 +69,7 @@ def fraction_text(p: Fraction) -> str:
     return f"{p.numerator}/{p.denominator} ({percent(p)})"
 
 
-class DiceTray(w.VBox):
+class DiceTray(Guarded, w.VBox):
     """One Henpen turn: Roll, click a die to take every die of its face, Stop to claim a serving.
 
     `DiceTray(seed=7)` plays a fresh one-player turn; give `state=` to play from a lesson's
@@ -117,6 +118,7 @@ class DiceTray(w.VBox):
                     f"the {start.phase.value!r} phase"
                 )
             self.pool_line: PoolLine | None = PoolLine(pool, "rolls")
+            self.pool_line.play(first_seed)  # fresh, or typed/pinned: marked
             game = Game(start, [None] * start.players, first_seed,
                         observer=self.pool_line.observer("student"))
             self.standalone = True
@@ -139,7 +141,8 @@ class DiceTray(w.VBox):
         if self.standalone:
             self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
                                     report=lambda text, error: say(self.status, text, error),
-                                    what="dice")
+                                    what="dice",
+                                    pool_line=self.pool_line)
         self.roll_button = button("Roll the dice", "Roll every die not yet set aside", self.roll)
         self.new_turn_button = button(
             "New turn", "Start a new turn from the same position", self.new_turn,

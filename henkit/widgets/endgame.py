@@ -30,6 +30,7 @@ from henkit.checks import whole
 from henkit.henpen.endgame import DEFAULT_LIMIT, check_position, key_of, positions, win_chance
 from henkit.henpen.state import State
 from henkit.widgets.common import (
+    Guarded,
     build,
     button,
     esc,
@@ -77,7 +78,7 @@ def _solver() -> ThreadPoolExecutor:
     return ThreadPoolExecutor(max_workers=1, thread_name_prefix="henkit-endgame-ahead")
 
 
-class EndgameExplorer(w.VBox):
+class EndgameExplorer(Guarded, w.VBox):
     """Set up a 2-player endgame (grill and stacks), predict, then see the chance to win.
 
     `start`: a 2-player State at the start of a turn; the player to move is "you". `limit`: the

@@ -27,6 +27,7 @@ from henkit.henpen.dice import describe_roll, face_name, face_value
 from henkit.henpen.rules import Rules
 from henkit.henpen.state import Phase, State
 from henkit.widgets.common import (
+    Guarded,
     bot_buttons,
     bot_move,
     bot_specs,
@@ -49,7 +50,7 @@ LOG_SHOWN = 60
 """How many log lines the table shows (newest first); `log_lines` keeps them all."""
 
 
-class HenpenTable(w.VBox):
+class HenpenTable(Guarded, w.VBox):
     """A whole Henpen game: you against `bots` (make_bot specs such as 'optimal', 'threshold:25').
 
     `seed` fixes the dice (and random bots), so the same seed and the same clicks give the same
@@ -79,6 +80,7 @@ class HenpenTable(w.VBox):
         show_chart = flag(show_chart, "show_chart")
         first_seed = start_seed(seed, pin_seed)
         self.pool_line = PoolLine(pool, "rolls")
+        self.pool_line.play(first_seed)  # fresh, or typed/pinned: marked
         seats = [*robots[:human], None, *robots[human:]]
         self.game = Game(State.new(players, rules), seats, first_seed,
                          observer=self.pool_line.observer(seat_names(seats)))
@@ -94,7 +96,8 @@ class HenpenTable(w.VBox):
         self.status = self.tray.status  # one status line for the whole table
         self.seed_box = SeedBox(first_seed, pinned=bool(pin_seed), restart=self._restart,
                                 report=lambda text, error: say(self.status, text, error),
-                                what="dice")
+                                what="dice",
+                                pool_line=self.pool_line)
         self.grill_html = html()
         self.players_html = html()
         self.next_button, self.play_button = bot_buttons(self.next_move, self.play_bots)

@@ -7,6 +7,13 @@ own (short, so it can be read out and typed again), unless the lesson pins the s
 (`pin_seed=True`), and then the widget says so. Either way the widget shows its seed, takes a
 typed one (the same seed replays the same dice or cards) and draws a new one on "New seed".
 
+Fresh seeds. Only a game from a fresh random seed is a new random experiment: a seed typed
+in, played again, or pinned by the lesson (or the notebook's own seed, the same for every student
+who runs it) replays dice or cards already seen. The page keeps which seeds it drew
+(`fresh_seed`) and which it played (`claim_seed`); a widget's `PoolLine` marks the records of a
+game that is not fresh (`Record.fresh` False), and the class pool leaves them out of the pooled
+chances (the class board says how many).
+
 The class pool. A widget writes its moves to the page's recorder
 (`henkit.classpool.page_recorder()`) unless it is given another (`pool=`) or none
 (`pool=False`). Writing happens on the recorder's own thread, so a click never waits for the
@@ -18,6 +25,7 @@ from __future__ import annotations
 
 import re
 import secrets
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -29,6 +37,7 @@ from henkit.classpool import page_recorder, pool_observer
 from henkit.core import Observer
 from henkit.display import on_dashboard
 from henkit.widgets.common import (
+    Guarded,
     build,
     button,
     esc,
@@ -51,9 +60,36 @@ OFFLINE = "class pool offline: your {what} are kept and sent when it is back"
 NO_POOL = "class pool not found ({why}): nothing is recorded"
 
 
+_seeds_lock = threading.Lock()
+_drawn: set[int] = set()
+"""Fresh seeds drawn on this page (kernel) and not played yet."""
+_played: set[int] = set()
+"""Seeds played on this page (kernel)."""
+
+
 def fresh_seed() -> int:
-    """A fresh random seed for a dashboard viewer: a whole number below DASHBOARD_SEEDS."""
-    return secrets.randbelow(DASHBOARD_SEEDS)
+    """A fresh random seed for a dashboard viewer: a whole number below DASHBOARD_SEEDS, never
+    drawn or played on this page before (`claim_seed` then finds it fresh)."""
+    with _seeds_lock:
+        seed = secrets.randbelow(DASHBOARD_SEEDS)
+        while seed in _drawn or seed in _played:  # pragma: no cover - rare
+            seed = secrets.randbelow(DASHBOARD_SEEDS)
+        _drawn.add(seed)
+        return seed
+
+
+def claim_seed(seed: object) -> bool:
+    """Note that this page plays `seed`; True if it is a fresh random one (drawn by `fresh_seed`
+    and not played before), False for any other: typed, played again, pinned, the notebook's own
+    or a numpy Generator."""
+    if not isinstance(seed, int | np.integer) or isinstance(seed, bool | np.bool_):
+        return False
+    seed = int(seed)
+    with _seeds_lock:
+        fresh = seed in _drawn and seed not in _played
+        _drawn.discard(seed)
+        _played.add(seed)
+        return fresh
 
 
 def start_seed(seed: object, pin_seed: object = False) -> int | np.random.Generator:
@@ -84,7 +120,7 @@ def parse_seed(text: object) -> int:
                      f"e.g. 42, not {shown}")
 
 
-class SeedBox(w.Box):
+class SeedBox(Guarded, w.Box):
     """The seed a game plays, a box to type another, and a "New seed" button.
 
     A plain Box laid out as a row (not an HBox): pages and tests that find a widget's rows of
@@ -92,15 +128,20 @@ class SeedBox(w.Box):
 
     `restart(seed)` starts the widget's game again with `seed` and returns what to say;
     `report(text, error)` says it on the widget's status line. A seed that is not one is
-    refused in words and the game goes on unchanged.
+    refused in words and the game goes on unchanged. `pool_line`: the widget's PoolLine, told
+    each seed before its game starts (`PoolLine.play`), so that the records of a typed or
+    replayed seed are marked.
     """
 
     def __init__(self, seed: int | np.random.Generator, *, pinned: bool,
                  restart: Callable[[int], str], report: Callable[[str, bool], None],
-                 what: str = "dice") -> None:
+                 what: str = "dice", pool_line: PoolLine | None = None) -> None:
         if not callable(restart) or not callable(report):
             raise ValueError("a SeedBox needs restart(seed) and report(text, error) functions")
+        if pool_line is not None and not isinstance(pool_line, PoolLine):
+            raise ValueError(f"pool_line is the widget's PoolLine or None, not {pool_line!r}"[:300])
         self.restart, self.report, self.what = restart, report, str(what)
+        self.pool_line = pool_line
         self.pinned_seed = seed if pinned and not isinstance(seed, np.random.Generator) else None
         self.seed: int | None = None if isinstance(seed, np.random.Generator) else int(seed)
         self._setting = False
@@ -125,11 +166,16 @@ class SeedBox(w.Box):
         """Start again with `seed` (a whole number, or its text as typed); True if it did.
 
         A seed that is not one is refused on the status line and nothing changes."""
+        was_fresh = None if self.pool_line is None else self.pool_line.fresh
         try:
             value = seed if isinstance(seed, int | np.integer) and not isinstance(
                 seed, bool | np.bool_) and seed >= 0 else parse_seed(seed)
+            if self.pool_line is not None:
+                self.pool_line.play(int(value))  # before the game starts: its bots may move
             text = self.restart(int(value))
         except ValueError as e:
+            if self.pool_line is not None and was_fresh is not None:
+                self.pool_line.fresh = was_fresh
             self._show(self.seed)
             now = "" if self.seed is None else f" (the game goes on with seed {self.seed})"
             self.report(f"{e}{now}", True)
@@ -189,12 +235,18 @@ def check_pool(pool: object) -> Any:
     return pool
 
 
-class PoolLine(w.HTML):
-    """One line under a game: empty while the class pool takes the records, else why not."""
+class PoolLine(Guarded, w.HTML):
+    """One line under a game: empty while the class pool takes the records, else why not.
+
+    `fresh`: whether the game now played comes from a fresh random seed (`play(seed)` says);
+    records of a game that is not fresh are marked and left out of the pooled chances. False
+    until `play` is first called: a game whose seed nobody told is not counted as fresh.
+    """
 
     def __init__(self, pool: object = None, what: str = "rolls") -> None:
         pool = check_pool(pool)
         self.what = str(what)
+        self.fresh = False
         self.problem: str | None = None
         self.recorder: Any = None
         if pool is None:
@@ -208,9 +260,17 @@ class PoolLine(w.HTML):
                          style=shared_style(w.HTML))
         self.refresh()
 
+    def play(self, seed: object) -> bool:
+        """A game starts from `seed`: note whether it is fresh (`claim_seed`); return that."""
+        self.fresh = claim_seed(seed)
+        return self.fresh
+
     def observer(self, who: str | Sequence[str | None]) -> Observer | None:
-        """The observer that records a game's moves (None when nothing is recorded)."""
-        return None if self.recorder is None else pool_observer(self.recorder, who)
+        """The observer that records a game's moves (None when nothing is recorded), marking
+        them when the game's seed is not fresh."""
+        if self.recorder is None:
+            return None
+        return pool_observer(self.recorder, who, fresh=lambda: self.fresh)
 
     @property
     def text(self) -> str:
