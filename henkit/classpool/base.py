@@ -785,7 +785,8 @@ class SQLStore(ClassStore):
     def add_too_fast(self, page: str, counts: Mapping[str, int]) -> None:
         """Write how many records of each kind `page` dropped so far (clicks too fast): its
         running totals, kept as the largest sent (sending the same totals again adds nothing),
-        in the current session."""
+        in the current session. A page open across `henkit class new` carries its total into
+        the new session: an over-count of what was left out, never of what is pooled."""
         check_page(page)
         if not isinstance(counts, Mapping) or not set(counts) <= set(KINDS):
             raise ValueError(f"counts are a dict of record kind ({', '.join(KINDS)}) -> how many "

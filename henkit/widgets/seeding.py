@@ -23,6 +23,7 @@ the records and sends them when the store is back.
 
 from __future__ import annotations
 
+import logging
 import re
 import secrets
 import threading
@@ -48,6 +49,7 @@ from henkit.widgets.common import (
     shared_style,
 )
 
+LOG = logging.getLogger("henkit.classpool")
 DASHBOARD_SEEDS = 1_000_000
 """A dashboard viewer's fresh seed is below this: at most six digits, easy to read and type."""
 MAX_TYPED_DIGITS = 18
@@ -57,7 +59,11 @@ SEED_TIP = ("Type a whole number and press Enter to start a new game with it: th
 NEW_SEED_TIP = "Start a new game with a fresh random seed"
 PINNED = "the lesson pinned this seed: everyone gets the same {what}"
 OFFLINE = "class pool offline: your {what} are kept and sent when it is back"
-NO_POOL = "class pool not found ({why}): nothing is recorded"
+STOPPED = ("class pool stopped (its file was removed on the server): your {what} are not "
+           "recorded any more")
+NO_POOL = "class pool not found (the server names none it can use): nothing is recorded"
+"""What a viewer reads when the server's class pool setting is wrong; why goes to the server's
+log only (the setting may hold a database's address)."""
 
 
 _seeds_lock = threading.Lock()
@@ -253,7 +259,8 @@ class PoolLine(Guarded, w.HTML):
             try:
                 self.recorder = page_recorder()
             except ValueError as e:  # HENKIT_CLASS_DB names no class pool: say so, play on
-                self.problem = NO_POOL.format(why=str(e)[:120])
+                LOG.error("this page records nothing: %s", e)
+                self.problem = NO_POOL
         elif pool is not False:
             self.recorder = pool
         super().__init__(value="", layout=shared_layout(display="none"),
@@ -277,6 +284,8 @@ class PoolLine(Guarded, w.HTML):
         """What the line says now ('' when all is well)."""
         if self.problem:
             return self.problem
+        if self.recorder is not None and getattr(self.recorder, "stopped", None):
+            return STOPPED.format(what=self.what)
         if self.recorder is not None and not getattr(self.recorder, "online", True):
             return OFFLINE.format(what=self.what)
         return ""

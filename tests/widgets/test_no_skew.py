@@ -353,3 +353,34 @@ def test_a_good_update_still_works(notebook) -> None:
     assert tray.seed_box.seed == 42
     update(tray.advice_toggle, value=False)
     assert tray.advice_toggle.value is False
+
+
+def test_a_students_page_names_no_database_and_says_when_the_pool_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture,
+        notebook) -> None:
+    """A class pool setting that names no pool: the page says nothing is recorded without the
+    setting (it may hold an address and a password), the server's log has it. A pool file
+    deleted under the server: the page says its rolls are not recorded any more."""
+    caplog.set_level(logging.INFO, logger="henkit.classpool")
+    close_page_recorder()
+    monkeypatch.setenv("HENKIT_CLASS_DB", "mysql://root:secret@10.0.0.5/class")
+    try:
+        tray = DiceTray(seed=2, show_chart=False, show_advice=False)
+        assert "nothing is recorded" in tray.pool_line.text
+        assert "secret" not in tray.pool_line.text and "10.0.0.5" not in tray.pool_line.text
+        assert any("10.0.0.5" in r.getMessage() for r in caplog.records)
+    finally:
+        close_page_recorder()
+    path = tmp_path / "class.sqlite3"
+    store = SQLiteStore(path)
+    rec = Recorder(store)
+    tray = DiceTray(seed=2, show_chart=False, show_advice=False, pool=rec)
+    click(tray.roll_button)
+    assert rec.written == 1 and tray.pool_line.text == ""
+    path.unlink()
+    click(tray.new_turn_button if tray.turn_over else tray.dice_buttons[0])
+    click(tray.roll_button)
+    assert rec.stopped and "not recorded any more" in tray.pool_line.text
+    assert str(tmp_path) not in tray.pool_line.text
+    rec.close()
+    store.close()
