@@ -591,7 +591,8 @@ def test_nb6_predictions():
     assert total(two, goal=6) - total(two, goal=None) == -2
     says(markdown(6, "## 4. The goal cards"), "| 6 | -1 per hen beside a coop, for every coop it touches |",
          "a hen between two coops costs 2")
-    not_shown_before(6, "what do the two goals add", f"top goal -{beside}", "hens beside a chicken coop")
+    not_shown_before(6, "what do the two goals add", f"top goal -{beside}",
+                     "hen-and-coop pairs side by side")
 
 
 def coverage(n: int = 100) -> Fraction:

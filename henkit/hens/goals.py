@@ -28,7 +28,7 @@ class Facts(NamedTuple):
     breeds: int  # different breeds among the hens
     one_egg_rows: int  # full rows of hens hatching exactly 1 egg each (H14)
     two_egg_cols: int  # full columns of hens hatching exactly 2 eggs each (H14)
-    coop_neighbours: int  # (hen, coop) pairs side by side; a hen counts once per coop
+    coop_neighbours: int  # (hen, coop) pairs side by side: a hen between two coops counts twice
 
 
 # How each measured fact reads in a reason, singular and plural.
@@ -42,8 +42,8 @@ MEASURES: dict[str, tuple[str, str]] = {
                      "rows of hens hatching exactly 1 egg each"),
     "two_egg_cols": ("column of hens hatching exactly 2 eggs each",
                      "columns of hens hatching exactly 2 eggs each"),
-    "coop_neighbours": ("hen beside a chicken coop (counted per coop)",
-                        "hens beside a chicken coop (counted per coop)"),
+    "coop_neighbours": ("hen-and-coop pair side by side",
+                        "hen-and-coop pairs side by side"),
 }
 
 
@@ -135,7 +135,8 @@ GOALS: tuple[GoalCard, ...] = (
     ),
     GoalCard(
         6,
-        GoalHalf("-1 VP for each hen beside a chicken coop (once per coop)", "coop_neighbours", -1),
+        GoalHalf("-1 VP for each hen beside a chicken coop, for each coop it touches",
+                 "coop_neighbours", -1),
         GoalHalf("5 VP for each group of 6 or more hens", "groups6", 5),
     ),
 )
