@@ -10,9 +10,9 @@ come back, at most `burst` kept). What goes past is dropped, never stored, and c
 says them (`Summary.too_fast`, `Board.left_out`).
 
 The figures, from the widgets' own click sequences. A person, not the kernel, is the bottleneck:
-the kernel handles a click of the dice tray in 3 ms (advice and chart hidden) to 42 ms (shown),
-measured on the 2-core test machine by sending the click messages back to back (the cycle of
-tests/widgets/test_no_skew.py), so a script records 12 to 160 rolls a second; the round trip to
+the kernel handles a click of the dice tray in 3 ms (advice and chart hidden) to 30-40 ms
+(shown), measured on the 2-core test machine by sending the click messages back to back
+(`python -m benchmarks flood`), so a script records 12 to 160 rolls a second; the round trip to
 a browser adds a few ms more and a person's hand far more:
 
 - A person clicks at most about 10 times a second (click-speed tests: 6 to 8 for most people,
