@@ -96,12 +96,20 @@ class SQLiteStore(SQLStore):
         if self._identity is not None and self._file_identity() != self._identity:
             # Opening again would make a new, empty pool (or another file's) without a word.
             self._stop_replaced(None)
-        if self._identity is None and not self.path.exists() and self.path.with_name(
-                self.path.name + "-wal").exists():
-            # No pool file but its write-ahead log: the file was deleted while writers still had
-            # it open (SQLite removes the log when the last one closes). A new pool here would
-            # start empty without a word, beside an old log that is not its own.
-            self._stop_replaced(None)
+        wal = self.path.with_name(self.path.name + "-wal")
+        if self._identity is None and not self.path.exists() and wal.exists():
+            # No pool file but its write-ahead log: the file was deleted while writers had it
+            # open (SQLite keeps the log of a deleted file). A new pool here would start empty
+            # without a word, and the old log, not its own, would be read into it.
+            lost = sorted(self.path.parent.glob(f"{self.path.name}.lost-*"))
+            self.replaced = (
+                f"the class pool file {self.location} is missing but its write-ahead log {wal} "
+                "is there: the file was deleted while a server had it open. Nothing is written. "
+                f"To start a new pool, move {wal.name} and {self.path.name}-shm away; to go on "
+                "with the old one, put its file back"
+                + (f" (a copy of what it held: {lost[-1]})." if lost else "."))
+            LOG.error("%s", self.replaced)
+            raise StoreReplaced(self.replaced)
         self.path.parent.mkdir(parents=True, exist_ok=True)
         conn = sqlite3.connect(self.path, timeout=self.timeout, isolation_level=None,
                                check_same_thread=False)

@@ -82,10 +82,20 @@ def test_a_new_page_does_not_start_a_new_pool_beside_the_old_log(pool: Path) -> 
     os.unlink(pool)
     assert pool.with_name("class.sqlite3-wal").exists()
     newcomer = SQLiteStore(pool)
-    with pytest.raises(StoreReplaced, match="deleted"):
+    with pytest.raises(StoreReplaced, match="missing but its write-ahead log"):
         newcomer.board()
     assert not pool.exists()
     writer.close()
+    # The server restarted: the log of the deleted file is still there (SQLite keeps it), so a
+    # new pool is refused until someone moves it away, and the message says how.
+    assert pool.with_name("class.sqlite3-wal").exists()
+    with pytest.raises(StoreReplaced, match="move class.sqlite3-wal and class.sqlite3-shm away"):
+        SQLiteStore(pool).new_session()
+    for leftover in ("class.sqlite3-wal", "class.sqlite3-shm"):
+        pool.with_name(leftover).unlink(missing_ok=True)
+    fresh = SQLiteStore(pool)
+    assert fresh.board().summary.records == 0  # moved away: a new pool, said by the person
+    fresh.close()
 
 
 def test_a_replaced_pool_file_is_noticed_and_the_board_read_refused(pool: Path,
