@@ -627,6 +627,13 @@ class ClassStore(ABC):
         """How many distinct pages and records of each kind a session holds."""
         return self.aggregate("summary", session).summary
 
+    def left_out(self, session: str | None = None) -> dict[tuple[str, str], int]:
+        """What a session's pooled chances leave out: (why, kind) -> records, why being
+        "replayed" (a typed, replayed or pinned seed: stored, marked) or "too fast" (dropped by
+        its page, faster than a person can click; `limits.most_allowed` says how many a page may
+        record in a given time)."""
+        return self.aggregate("summary", session).left_out
+
     @abstractmethod
     def close(self) -> None:
         """Close the store's connection (a later call opens a new one)."""

@@ -207,7 +207,8 @@ def test_opening_stores(x, tmp_path_factory):
 @given(junk())
 def test_store_methods(store, x):
     for method in (store.records, store.board, store.roll_tallies, store.bust_tallies,
-                   store.turn_endings, store.draw_tallies, store.summary, store.query_plan):
+                   store.turn_endings, store.draw_tallies, store.summary, store.left_out,
+                   store.query_plan):
         only_value_error(lambda m=method: list(m(x)) if m == store.records else m(x))
     only_value_error(store.aggregate, x)
     only_value_error(store.aggregate, "summary", x)
