@@ -1,6 +1,7 @@
 """Lesson 11, learning vs solving: every number its text states is recomputed here from the
-engine (the same seeds the notebook uses), and its text must say it; each exercise's answer
-shows only inside its toggle; the students' text names no code and no developer words."""
+engine (the same seeds the notebook uses), and its text must say it; its prediction box keeps
+the learner's worms lost until the lock; each exercise's answer shows only inside its toggle
+(its working in explorer cells); the students' text names no code and no developer words."""
 
 from __future__ import annotations
 
@@ -17,6 +18,7 @@ from henkit.henpen.turnspace import TurnPoint
 
 from . import lesson_text
 from .lesson_text import fold, markdown, source
+from .test_lessons_for_students import output_text, plain, tags
 
 LESSON = "11_learning_vs_solving"
 
@@ -39,6 +41,29 @@ def answers() -> list[str]:
 
 def outputs() -> str:
     return lesson_text.outputs(LESSON)
+
+
+def student_outputs() -> str:
+    """What the cells a student sees print (explorer cells left out)."""
+    return "\n".join(output_text(c) for c in cells() if "explorer" not in tags(c))
+
+
+def printed(cell: dict) -> str:
+    """What a code cell printed, its stream's pieces joined as they came."""
+    return "".join(source({"source": o["text"]}) for o in cell.get("outputs", [])
+                   if o.get("output_type") == "stream")
+
+
+def before_any_lock() -> str:
+    """The core path's text and outputs that no box hides."""
+    parts = []
+    for c in cells():
+        if "going-further" in tags(c):
+            break
+        if any(t == "explorer" or t.startswith("answer:") for t in tags(c)):
+            continue
+        parts.append(plain(source(c)) if c["cell_type"] == "markdown" else output_text(c))
+    return " ".join(parts)
 
 
 def says(haystack: str, *needles: str) -> None:
@@ -84,8 +109,9 @@ def test_watching_it_learn_numbers(run):
     start, end = grades[0], grades[-1]
     assert end.episodes == 200_000 and len(grades) == 21
     says(text(), "plays 200,000 turns", "Every 10,000 turns")
-    says(text(), f"{start.value:.4f} worms per turn, {start.value_lost:.4f} less than the best "
-                 f"play's {end.optimum:.4f}",
+    says(text(), f"The best play earns {end.optimum:.4f} worms per turn",
+         f"earns {start.value:.4f}: it loses {start.value_lost:.4f} worms per turn against the "
+         "best play",
          f"After 200,000 turns it earns {end.value:.4f} worms per turn and loses only "
          f"{end.value_lost:.4f}", f"{end.agreement_weighted:.1%} of the time")
     by = {g.episodes: g for g in grades}
@@ -134,36 +160,42 @@ def test_exercise_answers(run):
     assert len(ex) == 3
     first = next(g.episodes for g in grades if g.value_lost < 0.2)
     later = [g.episodes for g in grades if g.episodes > first and g.value_lost >= 0.2]
-    says(ex[0], f"{first} {later}", f"After **{first:,}** turns",
+    assert later == []  # "it stays below 0.2 at every grade"
+    says(ex[0], f"After **{first:,}** turns", "stays below 0.2 at every grade",
          f"at 70,000 it lost {next(g for g in grades if g.episodes == 70_000).value_lost:.4f}")
     start, end = grades[0], grades[-1]
     met = learner.positions_met()
     assert len(met) == sum(v for k, v in learner.table_counts().items() if k != "guesses")
-    says(ex[1], f"before {start.agreement:.1%}, after {end.agreement:.1%}; never met: "
-                f"{met.count(False):,} of {len(met):,}", f"{end.agreement_weighted:.1%}")
+    exercise2 = next(source(c) for c in cells() if "### Exercise 2" in source(c))
+    says(fold(exercise2), f"({start.agreement:.1%} before, {end.agreement:.1%} after)",
+         f"of the {len(met):,} positions", f"never met {met.count(False):,} in 200,000 turns")
+    says(ex[1], f"**{met.count(False):,}** positions were never met",
+         f"(**{end.agreement_weighted:.1%}**)")
     assert end.agreement < start.agreement
     lost = {e: QLearner(seed=1, exploration=e).train(200_000).grade().value_lost
             for e in (0.1, 0.0)}
-    says(ex[2], f"exploring 10% of moves: {lost[0.1]:.4f} worms lost per turn",
-         f"exploring 0% of moves: {lost[0.0]:.4f} worms lost per turn",
-         f"learns more slowly ({lost[0.1]:.4f} lost)", f"{lost[0.0]:.4f}, as much as before")
-    says(text(), f"with the {end.value_lost:.4f} above")
+    says(ex[2], f"Exploring 1 move in 10, it loses **{lost[0.1]:.4f}** worms per turn",
+         f"**{lost[0.0]:.4f}**, as much as before any training")
+    says(text(), f"with the {end.value_lost:.4f} of the lesson's learner")
     assert f"{lost[0.0]:.4f}" == f"{start.value_lost:.4f}" and lost[0.1] > end.value_lost
 
 
 def test_answers_show_only_in_their_toggles():
-    shown = outputs()
+    shown = student_outputs()
     for leak in ("90000 []", "never met:", "exploring 10% of moves", "exploring 0% of moves"):
         assert leak not in shown
+        assert leak in outputs()  # the explorer cells work them out
     assert "<summary>Answer</summary>" not in outside_answers()
-    for cell in cells():
-        if cell["cell_type"] == "markdown" and re.search(r"^### Exercise \d", source(cell),
-                                                          re.MULTILINE):
-            assert "<summary>Answer</summary>" in source(cell)
+    # Every exercise has its worked answer in a toggle, in its own cell or the next markdown cell.
+    body = [c for c in cells() if c["cell_type"] == "markdown"]
+    for i, cell in enumerate(body):
+        if re.search(r"^### Exercise \d", source(cell), re.MULTILINE):
+            following = source(body[i + 1]) if i + 1 < len(body) else ""
+            assert "<summary>Answer</summary>" in source(cell) + following
 
 
 def test_students_text_has_no_developer_words_and_names_no_code():
-    words = outside_answers() + outputs()
+    words = outside_answers() + student_outputs()
     for word in ("ValueError", "immutable", "docstring", "0-based", "episode", "epsilon",
                  "Q-table", "array", "numpy"):
         assert word not in words, f"lesson 11 shows {word!r} to students"
@@ -197,14 +229,64 @@ def test_the_dashboards_own_learner_trains_on_click():
     assert "50,000" in text() and ns["MORE"] == 50_000
 
 
-def test_the_answers_code_prints_what_the_answers_say(run, capsys):
-    """Exercises 1 and 2: the code in the toggle, run on the notebook's learner, prints the
-    block under 'prints' (exercise 3's numbers are recomputed above)."""
+def test_the_exercises_cells_print_what_the_notebook_saved(run, capsys):
+    """Every exercise's explorer cell, run again on the lesson's learner, prints what the
+    notebook saved (exercise 3's numbers are recomputed above by training anew)."""
     learner, grades = run
-    raw = "\n".join(source(c) for c in cells() if c["cell_type"] == "markdown")
-    blocks = re.findall(r"```python\n(.*?)```\s*prints\s*```\n(.*?)```", raw, flags=re.DOTALL)
-    assert len(blocks) == 3
-    for snippet, printed in blocks[:2]:
-        scope = {"grades": grades, "learner": learner, "start": grades[0], "end": grades[-1]}
-        exec(snippet, scope)  # noqa: S102 - the lesson's own answer
-        assert capsys.readouterr().out == printed
+    ns: dict = {}
+    exec(source(cells()[1]), ns)  # noqa: S102 - the lesson's imports
+    ns.update(grades=grades, learner=learner, start=grades[0], end=grades[-1])
+    exercises = [c for c in cells() if c["cell_type"] == "code" and "explorer" in tags(c)
+                 and c is not cells()[1]]
+    assert len(exercises) == 3
+    for cell in exercises:
+        exec(source(cell), ns)  # noqa: S102 - the lesson's own working
+        assert capsys.readouterr().out == printed(cell)
+    table = next(c for c in cells() if "for row in range(0, 21, 3)" in source(c))
+    assert "answer:lost-after-training" in tags(table)  # it shows the box's answer: it waits
+    for g in grades:
+        assert f"{g.episodes:>7,} turns: {g.value_lost:.4f}" in printed(table)
+
+
+@pytest.fixture(scope="module")
+def box():
+    made = []
+    ns: dict = {}
+    exec(source(cells()[1]), ns)  # noqa: S102 - the lesson's imports
+    ns["Predict"] = lambda prompt, answer, **kw: made.append((prompt, answer, kw))
+    exec(source(next(c for c in cells() if "Predict(" in source(c))), ns)  # noqa: S102
+    assert len(made) == 1
+    return made[0], ns
+
+
+def test_the_box_keeps_the_worms_lost_until_the_lock(run, box):
+    (_prompt, answer, kw), ns = box
+    _learner, grades = run
+    ns["grades"] = grades
+    assert kw["key"] == "lost-after-training" and kw["kind"] == "number" and kw["digits"] == 4
+    assert answer() == grades[-1].value_lost
+    seen = before_any_lock()
+    assert f"{grades[-1].value_lost:.4f}" not in seen and f"{grades[-1].value:.4f}" not in seen
+    said = fold(text())
+    assert f"{grades[0].value_lost:.4f}" in said  # what it lost untrained is given, as a yardstick
+    order = [i for i, c in enumerate(cells()) if "Predict(" in source(c)]
+    for i, c in enumerate(cells()):
+        if "answer:lost-after-training" in tags(c):
+            assert i > order[0]
+    curve = next(c for c in cells() if "grades = learning_curve(200_000" in source(c))
+    assert "answer:lost-after-training" in tags(curve)
+
+
+def test_the_teacher_page_states_the_lessons_numbers(run):
+    learner, grades = run
+    page = fold((lesson_text.NOTEBOOKS.parent / "docs" / "teacher" / f"{LESSON}.md")
+                .read_text(encoding="utf-8"))
+    by = {g.episodes: g for g in grades}
+    start, end = grades[0], grades[-1]
+    met = learner.positions_met()
+    for needle in (f"{end.value_lost:.4f}", f"70,000 turns it lost {by[70_000].value_lost:.4f}",
+                   f"at 80,000 ({by[80_000].value_lost:.4f})",
+                   f"{start.agreement:.1%} before, {end.agreement:.1%} after",
+                   f"{met.count(False):,} of {len(met):,} positions never met",
+                   f"where perfect play goes ({end.agreement_weighted:.1%})"):
+        assert fold(needle) in page, needle
