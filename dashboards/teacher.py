@@ -35,6 +35,7 @@ For the server: `teacher_handlers(...)` (add them before Voilà's own), `teacher
 
 from __future__ import annotations
 
+import gzip
 import hashlib
 import hmac
 import html
@@ -444,12 +445,17 @@ class Records(TeacherHandler):
             except ValueError as e:
                 raise HTTPError(400, "not a class session id", reason="Bad session id") from e
 
-        def export(store: ClassStore) -> str | None:
+        gzipped = "gzip" in self.request.headers.get("Accept-Encoding", "")
+
+        def export(store: ClassStore) -> bytes | None:
             if session is not None and session not in {s.id for s in store.status().sessions}:
                 return None
             text = io.StringIO()
             store.export_csv(text, session)
-            return text.getvalue()
+            data = text.getvalue().encode()
+            # Compressed here, in the worker thread, rather than by Tornado's compress_response
+            # in the event loop that serves every student's page.
+            return gzip.compress(data, 6) if gzipped else data
 
         try:
             csv = await self.with_store(export)
@@ -462,6 +468,9 @@ class Records(TeacherHandler):
         name = f"henkit-class-{session or 'all'}-{stamp}.csv"
         self.set_header("Content-Type", "text/csv; charset=UTF-8")
         self.set_header("Content-Disposition", f'attachment; filename="{name}"')
+        self.set_header("Vary", "Accept-Encoding")
+        if gzipped:
+            self.set_header("Content-Encoding", "gzip")
         self.finish(csv)
 
 

@@ -6,6 +6,7 @@ key, a copied or old cookie, a forged form) gets, and what the teacher's gets.
 from __future__ import annotations
 
 import asyncio
+import gzip
 import html
 import http.client
 import importlib.util
@@ -54,7 +55,12 @@ class Reply:
 
     status: int
     headers: http.client.HTTPMessage
-    body: str
+    raw: bytes
+
+    @property
+    def body(self) -> str:
+        """The body as text."""
+        return self.raw.decode()
 
     def cookies(self) -> dict[str, str]:
         """The cookies it sets: name -> the whole Set-Cookie line."""
@@ -62,7 +68,7 @@ class Reply:
 
     def everything(self) -> str:
         """Status, headers and body as one text (to look for what must not be there)."""
-        return f"{self.status}\n{self.headers}\n{self.body}"
+        return f"{self.status}\n{self.headers}\n{self.raw.decode(errors='replace')}"
 
 
 @dataclass
@@ -86,7 +92,7 @@ class Server:
         try:
             conn.request(method, path, body=body, headers=headers)
             r = conn.getresponse()
-            return Reply(r.status, r.headers, r.read().decode())
+            return Reply(r.status, r.headers, r.read())
         finally:
             conn.close()
 
@@ -325,6 +331,33 @@ def test_the_records_download_as_csv(server: Server, pool: str) -> None:
     assert server.ask("GET", "/teacher/records.csv?session=monday", cookies=cookies).status == 400
     r = server.ask("GET", "/teacher/records.csv?session=20000101-000000-000000", cookies=cookies)
     assert r.status == 404 and "Content-Disposition" not in r.headers
+
+
+def test_the_csv_is_compressed_once_and_off_the_event_loop(
+        pool: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """In an application that gzips its answers (Voilà's, with compress_response): a browser
+    asking for gzip gets the CSV gzipped once, by the handler in a worker thread (not by
+    Tornado in the event loop), one asking for nothing gets it plain."""
+    threads, original = [], gzip.compress
+
+    def compress(data: bytes, level: int = 9) -> bytes:
+        threads.append(threading.current_thread().name)
+        return original(data, level)
+
+    monkeypatch.setattr(teacher.gzip, "compress", compress)
+    with serving(teacher.teacher_handlers("/", pool, SECRET, STUDENTS),
+                 compress_response=True) as server:
+        cookies = log_in(server)
+        with open_store(pool) as store:
+            records = list(store.records())
+        r = server.ask("GET", "/teacher/records.csv", cookies=cookies,
+                       headers={"Accept-Encoding": "gzip"})
+        assert r.status == 200 and r.headers["Content-Encoding"] == "gzip"
+        assert list(read_csv(io.StringIO(gzip.decompress(r.raw).decode()))) == records
+        assert len(threads) == 1 and threads[0].startswith("asyncio_")  # the loop's executor
+        r = server.ask("GET", "/teacher/records.csv", cookies=cookies)
+        assert "Content-Encoding" not in r.headers
+        assert list(read_csv(io.StringIO(r.body))) == records
 
 
 # ----- the students' address -----------------------------------------------------------------------
