@@ -13,16 +13,19 @@ Schema (the same in SQLite and PostgreSQL, `schema_sql`):
   | index                   | columns                         | rows             | serves          |
   |-------------------------|---------------------------------|------------------|-----------------|
   | henkit_records_session  | session, page, kind             | all              | status, pages   |
-  | henkit_first_rolls      | session, dice, worms (+ kind,   | rolls, taken = 0 | roll_tallies    |
-  |                         | taken)                          |                  |                 |
-  | henkit_roll_busts       | session, dice, n_taken, bust    | rolls            | bust_tallies    |
-  | henkit_turn_endings     | session, who, failure, total    | turns            | turn_endings    |
-  | henkit_card_draws       | session, source, players, card  | draws            | draw_tallies    |
+  | henkit_first_rolls      | session, dice, worms (+ kind,   | fresh rolls,     | roll_tallies    |
+  |                         | taken, fresh)                   | taken = 0        |                 |
+  | henkit_roll_busts       | session, dice, n_taken, bust    | fresh rolls      | bust_tallies    |
+  | henkit_turn_endings     | session, who, failure, total    | fresh turns      | turn_endings    |
+  | henkit_card_draws       | session, source, players, card  | fresh draws      | draw_tallies    |
   | henkit_barnyards        | session, who, total             | barnyards        | summary         |
+  | henkit_replayed         | session, kind, fresh            | not fresh        | summary         |
   | (unique)                | page, seq                       | all              | exactly once    |
   | henkit_sessions_started | started, id (henkit_sessions)   | all sessions     | current session |
 
-  (The partial indexes also end with `kind`, and taken, to cover their queries.) The summary
+  (The partial indexes also end with `kind`, and taken and fresh, to cover their queries.)
+  `fresh` is 0 for a record of a typed, replayed or pinned seed: stored, counted in the summary,
+  left out of the four pooled parts (schema 4). The summary
   counts each kind on its kind's index and the distinct pages by hopping along
   henkit_records_session from page to page (one index search per page, not per record).
 
@@ -32,6 +35,8 @@ Schema (the same in SQLite and PostgreSQL, `schema_sql`):
   per counter, kept by a trigger on henkit_records (only rows really inserted count). `board()`
   reads them in one statement, one primary-key range: its cost does not grow with the records
   (the tests check that the tallies always equal the aggregates over the records).
+- `henkit_too_fast(session, page, kind, n)`: how many records of each kind each page dropped,
+  faster than a person can click (`henkit.classpool.limits`): the page's running total.
 - Times are whole microseconds since 1970 (UTC); `taken` is a bit mask of the faces taken (bit
   face-1) beside its size `n_taken`; `bust` is 0 or 1; a draw's `source` is -1 for the deck,
   its `players` the game's player count (NULL in a store made before schema 3 kept it).
