@@ -390,8 +390,11 @@ def _choose_pool(db: str | None, data_dir: Any) -> _Choice:
                                     f"server serves (pid {pids}): {record.words}; another pool: "
                                     f"{OTHER_POOL}", record)
     target = default_target(None)
-    return _Choice(target, f"henkit class: no henkit server is running; acting on the default "
-                           f"pool: {pool_words(target)}; another pool: {OTHER_POOL} or "
+    # Where the records were looked for: a server run by another user (or with another
+    # XDG_DATA_HOME) records its pool in its own data folder.
+    return _Choice(target, f"henkit class: no henkit server is running (none recorded in "
+                           f"{_served_folder()}); acting on the default pool: "
+                           f"{pool_words(target)}; another pool: {OTHER_POOL} or "
                            "--data-dir <folder>", None)
 
 

@@ -126,9 +126,10 @@ def test_the_default_pool_is_in_the_data_folder(tmp_path: Path,
     code, out, err = run("status")
     default = tmp_path / "xdg" / "henkit" / "class.sqlite3"
     assert code == 0 and str(default) in out
-    assert err == (f"henkit class: no henkit server is running; acting on the default pool: "
-                   f"SQLite file {default}; another pool: --db <file or postgresql:// URL> or "
-                   "--data-dir <folder>\n")
+    assert err == (f"henkit class: no henkit server is running (none recorded in "
+                   f"{default.parent / 'servers'}); acting on the default pool: SQLite file "
+                   f"{default}; another pool: --db <file or postgresql:// URL> or --data-dir "
+                   "<folder>\n")
 
 
 @pytest.mark.parametrize("how", ["DATA", "HENKIT_CLASS_DB"])
@@ -161,7 +162,8 @@ def test_the_cli_acts_on_the_served_pool(tmp_path: Path, own_data_folder: Path, 
     # Stopped as a server stops: its record goes, and the CLI is back on the default pool.
     assert not proc.record.exists()
     code, _, err = run("status")
-    assert code == 0 and err.startswith("henkit class: no henkit server is running; acting on "
+    assert code == 0 and err.startswith("henkit class: no henkit server is running (none "
+                                        f"recorded in {own_data_folder / 'servers'}); acting on "
                                         f"the default pool: SQLite file {own_data_folder}")
 
 
