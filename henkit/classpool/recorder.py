@@ -53,6 +53,8 @@ class Recorder:
 
     `store`: a ClassStore (left open on close: its owner closes it), or what `open_store` takes
     (None: HENKIT_CLASS_DB or the default SQLite file in `data_dir`), opened on first use.
+    `limits`: record kind -> `limits.Limit` (a page's recorder has `limits.PERSON`), or None
+    (no limit: a script's own recorder); what goes past is counted in `too_fast`.
     """
 
     def __init__(self, store: ClassStore | str | os.PathLike[str] | None = None, *,
