@@ -8,9 +8,11 @@ are not dashboards but these Tornado handlers, which answer only the teacher's b
   (`teacher_link_line`), as Jupyter prints its token: http://HOST:PORT/teacher?key=SECRET.
 - Following the link sets a cookie (http-only, SameSite=Strict, scoped to /teacher) holding an
   HMAC of the secret, not the secret, and redirects to /teacher, so the secret leaves the address
-  bar; the logged request shows `key=[hidden]`. Every teacher route without that cookie, or with
-  a wrong key, answers 403 with a plain page. Secrets are compared with hmac.compare_digest. A
-  new secret at each start ends the old links and cookies.
+  bar (a 303; from a link clicked on another site, a page that moves on by itself, since the
+  browser would send no Strict cookie along that redirect); the logged request shows
+  `key=[hidden]`. Every teacher route without that cookie, or with a wrong key, answers 403
+  with a plain page. Secrets are compared with hmac.compare_digest. A new secret at each start
+  ends the old links and cookies.
 - Changes are POSTs carrying Tornado's `_xsrf` form field, checked here even where the
   application does not check it itself; pages may not be framed (a click on "Start a new class
   session" cannot be stolen through an invisible frame).
