@@ -290,3 +290,15 @@ def test_the_teacher_page_states_the_lessons_numbers(run):
                    f"{met.count(False):,} of {len(met):,} positions never met",
                    f"where perfect play goes ({end.agreement_weighted:.1%})"):
         assert fold(needle) in page, needle
+
+
+def test_the_teacher_page_answers_another_seed():
+    """The open question 'another seed, better or worse?': the teacher page's numbers."""
+    page = fold((lesson_text.NOTEBOOKS.parent / "docs" / "teacher" / f"{LESSON}.md")
+                .read_text(encoding="utf-8"))
+    lost = {s: learning_curve(200_000, 200_000, learner=QLearner(seed=s))[-1].value_lost
+            for s in (2, 3, 4, 7)}
+    for s, value in lost.items():
+        assert f"seed {s}" in page and f"{value:.4f}" in page, s
+    one = learning_curve(200_000, 10_000, learner=QLearner(seed=1))[-1].value_lost
+    assert min(lost.values()) < one < max(lost.values()) + 0.01  # "a little more or a little less"
