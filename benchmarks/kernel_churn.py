@@ -29,7 +29,7 @@ from tornado.websocket import websocket_connect
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
-from tests.browser.browsing import PROBE, VoilaServer, free_port, probe_site  # noqa: E402
+from tests.browser.browsing import PROBE, VoilaServer, free_port, probe_site
 
 
 class Student:
