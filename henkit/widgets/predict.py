@@ -34,6 +34,7 @@ from traitlets import TraitError
 from henkit.checks import whole
 from henkit.core import make_rng
 from henkit.widgets.common import (
+    Guarded,
     build,
     button,
     esc,
@@ -393,7 +394,7 @@ def _function(f: object, what: str) -> None:
         raise ValueError(f"{what} must be a function (or None), not {f!r}"[:300])
 
 
-class Predict(w.VBox):
+class Predict(Guarded, w.VBox):
     """Predict first, then the experiment, then the exact answer and how far off the guess was.
 
     `Predict(prompt, answer, kind='chance')`: `prompt` is the question (plain text), `answer`
