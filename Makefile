@@ -17,23 +17,24 @@ BIN    := $(VENV)/bin
 HOST   ?= 127.0.0.1
 PORT   ?= 8866
 
-.PHONY: serve lab test browser postgresql bench handouts lint clean
+.PHONY: serve lab test check lock browser postgresql bench handouts lint clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
-# Stamp files make each install happen once, and again when pyproject.toml changes.
-$(VENV)/.kit: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[kit]"
+# Stamp files make each install happen once, and again when pyproject.toml or the lock changes.
+# Every Python package comes at the exact version requirements.lock gives (`make lock`).
+$(VENV)/.kit: pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[kit]"
 	touch $@
 
-$(VENV)/.test: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[test]"
+$(VENV)/.test: pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[test]"
 	touch $@
 
-$(VENV)/.bench: pyproject.toml | $(BIN)/python
-	$(BIN)/pip install --quiet -e ".[bench]"
+$(VENV)/.bench: pyproject.toml requirements.lock | $(BIN)/python
+	$(BIN)/pip install --quiet -c requirements.lock -e ".[bench]"
 	touch $@
 
 # Voilà with preheated kernels, idle culling and no silent port change: dashboards/voila.json.
@@ -83,6 +84,20 @@ postgresql:
 test: $(VENV)/.test browser postgresql
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The edit-test loop: ruff and every test that needs no browser, no PostgreSQL and no notebook run.
+check: $(VENV)/.test
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest -q -o addopts="-ra --strict-markers --import-mode=importlib" \
+		-m "not browser and not postgres" tests
+
+# New versions on purpose: the newest the registry has for pyproject.toml's ranges, locked in
+# requirements.lock, installed, and the whole suite run on them.
+lock: | $(BIN)/python
+	$(BIN)/pip install --quiet uv
+	$(BIN)/uv pip compile pyproject.toml --all-extras --universal --python-version 3.11 \
+		--upgrade --no-header -o requirements.lock
+	$(MAKE) test
 
 bench: $(VENV)/.bench browser
 	$(BIN)/python -m benchmarks

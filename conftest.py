@@ -39,3 +39,15 @@ os.environ["HENKIT_CACHE"] = "off"
 # class's; tests that check where the pool is found set or unset this themselves.
 _POOL_DIR = tempfile.mkdtemp(prefix="henkit-test-pool-")
 os.environ["HENKIT_CLASS_DB"] = os.path.join(_POOL_DIR, "class.sqlite3")
+
+
+def pytest_collection_modifyitems(config, items) -> None:
+    """Mark every test that starts a PostgreSQL server (through the class pool's fixtures, or
+    the "postgres" side of a store test) `postgres`, so that `make check` can leave them out."""
+    import pytest
+
+    for item in items:
+        names = set(getattr(item, "fixturenames", ()))
+        param = getattr(getattr(item, "callspec", None), "params", {}).get("target")
+        if {"postgres_server", "find_postgres"} & names or param == "postgres":
+            item.add_marker(pytest.mark.postgres)

@@ -122,7 +122,8 @@ class Pages:
 
     # ----- the budget ----------------------------------------------------------------------------
 
-    def budget(self, kernels_mb: Callable[[], list[float]]) -> int:
+    def budget(self, kernels_mb: Callable[[], list[float]],
+               available: Callable[[], float] | None = None) -> int:
         """How many kernels the server gives out in all: `max_kernels`, or else what
         MEMORY_SHARE of the machine's memory holds (memory available now plus what the running
         kernels take), at the median size of the running kernels (measured once)."""
@@ -131,7 +132,7 @@ class Pages:
         if self._measured_budget is None:
             sizes = kernels_mb()
             per_kernel = max(statistics.median(sizes), 60.0) if sizes else KERNEL_MB_GUESS
-            memory = available_mb() + sum(sizes)
+            memory = (available or available_mb)() + sum(sizes)
             self._measured_budget = max(1, int(MEMORY_SHARE * memory / per_kernel))
         return self._measured_budget
 
@@ -169,7 +170,10 @@ def kernel_id_of(handler) -> str | None:
 
 def viewer_of(handler) -> str | None:
     """The viewer a request comes from: Jupyter's user for it (its login cookie)."""
-    user = handler.current_user
+    try:
+        user = handler.current_user
+    except RuntimeError:  # a handler Jupyter has not prepared (it has no user)
+        return None
     return getattr(user, "username", None) if user else None
 
 

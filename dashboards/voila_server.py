@@ -141,7 +141,7 @@ from nbconvert.exporters.templateexporter import TemplateExporter
 from tornado.web import GZipContentEncoding, HTTPError, RequestHandler, StaticFileHandler
 from tornado.websocket import WebSocketClosedError
 from jupyter_server.auth.authorizer import Authorizer
-from traitlets import Bool, Float, Int, Type, Unicode
+from traitlets import Bool, Float, Int, Type, Unicode, default
 from voila.app import Voila, _kernel_id_regex
 from voila.configuration import VoilaConfiguration
 from voila.execute import VoilaExecutor, strip_code_cell_warnings
@@ -1102,14 +1102,28 @@ class HenkitVoila(Voila):
     certfile = Unicode("", config=True, help="A TLS certificate (PEM file): serve over HTTPS "
                                              "(with keyfile, unless the file holds the key).")
     keyfile = Unicode("", config=True, help="The certificate's private key (PEM file).")
+    teacher_secret = Unicode(help="The secret in the teacher link; a new one at each start.")
 
     def _url(self, ip: str) -> str:
         url = super()._url(ip)  # Voilà's own says http:// whatever it serves
         return "https://" + url.removeprefix("http://") if self.certfile else url
 
+    @default("teacher_secret")
+    def _new_teacher_secret(self) -> str:
+        return new_secret()
+
+    @property
+    def students_url(self) -> str:
+        """The address students type (this machine's network address when serving on all)."""
+        return students_url(self.ip, self.port, self.base_url, https=bool(self.certfile))
+
     def listen(self) -> None:
         # The teacher's link, once: the students' address with the secret (dashboards/teacher.py).
         self.log.info(teacher_link_line(self.students_url, self.teacher_secret))
+        # `henkit class` on this machine acts on the pool this server serves (serve.sh exports
+        # it as HENKIT_CLASS_DB), while it serves.
+        record = announce_served_pool(self._served_pool(), self.students_url)
+        atexit.register(withdraw_served_pool, record)
         if self.certfile:
             # Voilà listens with Tornado's defaults; HTTPS is the same listen with a TLS context.
             context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -1123,13 +1137,6 @@ class HenkitVoila(Voila):
         if self.max_kernels < 0 or self.kernels_per_address < 0 or self.page_grace < 0:
             raise ValueError("max_kernels, kernels_per_address and page_grace are 0 or more")
         self.pages = Pages(self.max_kernels, self.kernels_per_address, self.page_grace)
-        self.teacher_secret = new_secret()
-        self.students_url = students_url(self.ip, self.port, self.base_url,
-                                         https=bool(self.certfile))
-        # `henkit class` on this machine acts on the pool this server serves (serve.sh exports
-        # it as HENKIT_CLASS_DB), while it serves.
-        record = announce_served_pool(self._served_pool(), self.students_url)
-        atexit.register(withdraw_served_pool, record)
         if self.lesson:
             self._configure_lesson()
         if self.compile_once:

@@ -81,3 +81,36 @@ def test_every_python_example_in_the_readme_runs(capsys):
     for block in blocks:
         exec(compile(block, "README.md", "exec"), {})  # noqa: S102 - our own documentation
     assert "take the" in capsys.readouterr().out  # the Henpen example prints its advice
+
+
+def locked_versions() -> dict[str, str]:
+    """requirements.lock: every package's exact version (the lock holds one per package)."""
+    found: dict[str, str] = {}
+    for line in (ROOT / "requirements.lock").read_text().splitlines():
+        m = re.match(r"^([A-Za-z0-9_.\-]+)==([^\s;]+)", line)
+        if m:
+            name = re.sub(r"[-_.]+", "-", m.group(1)).lower()
+            assert found.setdefault(name, m.group(2)) == m.group(2), f"{name} locked twice"
+    return found
+
+
+def test_every_dependency_is_locked_within_its_range_and_the_environment_agrees():
+    from packaging.specifiers import SpecifierSet
+
+    locked = locked_versions()
+    for source, reqs in (("pyproject.toml", pyproject_requirements()),
+                         ("environment.yml", environment_requirements())):
+        for name, specs in reqs.items():
+            assert name in locked, f"{name} ({source}) is not in requirements.lock"
+            assert locked[name] in SpecifierSet(specs), (
+                f"{name}: the lock's {locked[name]} is outside {source}'s {specs}")
+
+
+def test_both_readme_commands_install_from_the_lock_and_the_readme_names_voila():
+    makefile = (ROOT / "Makefile").read_text()
+    installs = re.findall(r"pip install --quiet (.*)", makefile)
+    kit_installs = [i for i in installs if '-e "' in i]
+    assert len(kit_installs) == 3 and all("-c requirements.lock" in i for i in kit_installs)
+    readme = (ROOT / "README.md").read_text()
+    assert f"Voilà\n{locked_versions()['voila']}" in readme or \
+        f"Voilà {locked_versions()['voila']}" in readme

@@ -297,7 +297,8 @@ def test_voilas_tornado_settings_are_part_of_the_application_it_builds(monkeypat
     # itself applies tornado_settings afterwards.
     monkeypatch.setattr(GUARD.Voila, "init_settings", lambda self: {"base_url": "/"})
     app = GUARD.HenkitVoila(tornado_settings={"compress_response": True})
-    assert app.init_settings() == {"base_url": "/", "compress_response": True}
+    settings = app.init_settings()
+    assert settings["base_url"] == "/" and settings["compress_response"] is True
 
 
 @pytest.mark.parametrize("held", [True, False])
@@ -1302,12 +1303,14 @@ def test_the_kernel_socket_releases_the_run_when_the_kernel_refuses_to_send_the_
 
 
 def test_the_kernel_socket_is_voilas_unless_cells_run_when_the_page_asks(monkeypatch):
+    # Both count the page's connections for the page guard; only one holds the early run.
     from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
     voilas = [("/api/kernels/(?P<kernel_id>\\w+-\\w+-\\w+-\\w+-\\w+)/channels",
                VoilaKernelWebsocketHandler)]
     monkeypatch.setattr(GUARD.Voila, "init_handlers", lambda self: voilas)
-    for early, socket in ((True, GUARD.KernelSocket), (False, VoilaKernelWebsocketHandler)):
+    assert issubclass(GUARD.KernelSocket, GUARD.CountedKernelSocket)
+    for early, socket in ((True, GUARD.KernelSocket), (False, GUARD.CountedKernelSocket)):
         app = GUARD.HenkitVoila(run_early=early)
         app.voila_configuration, app.server_url = GUARD.VoilaConfiguration(), "/"
         assert [r[1] for r in app.init_handlers() if r[0].endswith("/channels")] == [socket]
