@@ -133,9 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--seed", type=int, default=1)
     args = p.parse_args(argv)
     site = probe_site(Path(tempfile.mkdtemp(prefix="henkit-churn-")) / "site")
-    # Every student here is one address (127.0.0.1): the cap per address would stop the class.
-    server = VoilaServer(port=free_port(), site=site,
-                         extra_args=("--HenkitVoila.kernels_per_address=0",)).start()
+    # Every student here is one address (127.0.0.1): VoilaServer lifts the cap per address.
+    server = VoilaServer(port=free_port(), site=site).start()
     try:
         server.wait_for_pools([PROBE.name])
         samples = asyncio.run(churn(server, args.students, args.minutes, args.seed))

@@ -153,7 +153,10 @@ class VoilaServer:
         with open(self.log_path, "wb") as log:
             # serve.sh execs Voilà, so this pid is Voilà's; a new session groups its kernels.
             self.process = subprocess.Popen(
-                [str(DASHBOARDS / "serve.sh"), *self.extra_args],
+                # Every page of the tests comes from one address (127.0.0.1), so the cap on
+                # pages per device is off unless a test's own arguments (later: they win) set it.
+                [str(DASHBOARDS / "serve.sh"), "--HenkitVoila.kernels_per_address=0",
+                 *self.extra_args],
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,
