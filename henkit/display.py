@@ -12,7 +12,7 @@ Why not plotly's renderers:
   own server (dashboards/serve.sh copies plotly's bundled copy into the page template's static
   folder). Nothing comes from a CDN.
 
-No door outwards (issue 39: a class network is not a trusted network). plotly.js 4 (plotly 7's
+No door outwards (a class network is not a trusted network). plotly.js 4 (plotly 7's
 bundle, in JupyterLab's extension and on the dashboards alike) puts in every chart's mode bar a
 "Share chart..." button (`sendChartToCloud`, shown unless `showSendToCloud` is false: on by
 default in plotly.js 4) whose dialog uploads the chart's data to Plotly Cloud

@@ -1,8 +1,8 @@
 """How fast a page may record: no faster than a person can click (a token bucket per kind).
 
 A page's records come from clicks, and a script can send clicks through the page's websocket far
-faster than a hand can (2,000 Roll clicks in 0.11 s became 1,000 recorded rolls, measured by the
-author of issue 39: one page then outweighs a class). So a page's recorder
+faster than a hand can (2,000 Roll clicks sent in 0.11 s became 1,000 recorded rolls before
+this: one page then outweighs a class). So a page's recorder
 (`henkit.classpool.page_recorder`) lets through, for each kind of record, at most `burst` records
 at once and then `rate` a second (a token bucket: one token per record, `rate` tokens a second
 come back, at most `burst` kept). What goes past is dropped, never stored, and counted
