@@ -1,6 +1,12 @@
 """Start Voilà (as `python -m voila` would), with a guard against a lost ZeroMQ wake-up,
 lighter pages, and each template compiled and each markdown text rendered once.
 
+Who may use what (page_guard.py, teacher.py): each kernel answers only the browser its page was
+served to (PageAuthorizer, Jupyter Server's authorizer hook, and GuardedShutdown and CellRunner
+for Voilà's routes that ask none); pages beyond the kernel budget get a "server is full" page at
+once; kernels whose page has gone are shut down after `page_grace`; the teacher's routes answer
+only the teacher link's cookie; HTTPS with `certfile` and `keyfile`.
+
 
 Why the guard: Voilà runs each dashboard's notebook through nbclient, which waits for a
 kernel's replies with `AsyncZMQSocketChannel.get_msg(timeout=None)`, i.e. one unbounded
