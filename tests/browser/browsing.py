@@ -559,6 +559,28 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+# What a student can open on a lesson's page, all at once: every Predict box's answer cells (a
+# box showing its answer sets the class hk-revealed-<key>, which the template's rule looks for
+# inside the page) and the part after "Going further" (its button, pressed as a student would).
+REVEAL_ANSWERS = """() => {
+    const keys = new Set([...document.querySelectorAll('[data-hk-answer]')]
+        .flatMap(c => c.getAttribute('data-hk-answer').split(' ')));
+    const mark = document.createElement('span');
+    mark.hidden = true;
+    mark.className = [...keys].map(k => 'hk-revealed-' + k).join(' ');
+    document.body.appendChild(mark);
+    return keys.size;
+}"""
+
+
+def show_whole_lesson(page) -> None:
+    """Show every part of a lesson's page a student can open: its answers and Going further."""
+    page.evaluate(REVEAL_ANSWERS)
+    further = page.locator(".hk-further-toggle")
+    if further.count() and further.first.get_attribute("aria-expanded") != "true":
+        further.first.click()
+
+
 def page_config(page) -> dict:
     """The Jupyter page config Voilà embedded in a dashboard (kernelId, baseUrl, ...)."""
     return json.loads(page.locator("#jupyter-config-data").first.text_content())

@@ -16,6 +16,7 @@ from .browsing import (
     SITE,
     dashboards,
     open_dashboard_page,
+    show_whole_lesson,
     shown_code,
     wait_for_widgets,
 )
@@ -27,11 +28,15 @@ BUTTONS = """() => [...document.querySelectorAll('.widget-button')].map(
     (b, i) => ({i, name: b.innerText.trim(), enabled: !b.disabled && b.offsetParent !== null}))"""
 
 
-def open_dashboard(page, voila, name: str) -> None:
-    """Open a dashboard and wait until its widgets and its first chart are drawn."""
+def open_dashboard(page, voila, name: str, whole: bool = True) -> None:
+    """Open a dashboard and wait until its widgets and its first chart are drawn; `whole`: with
+    every part a student can open shown (its answers and Going further)."""
     open_dashboard_page(page, voila, name)
     wait_for_widgets(page)  # a refilling kernel may share the CPU: generous timeouts
-    page.locator(".js-plotly-plot .main-svg").first.wait_for(timeout=60_000)
+    # Drawn, shown or not (a chart may wait for its prediction box, or behind Going further).
+    page.locator(".js-plotly-plot .main-svg").first.wait_for(state="attached", timeout=60_000)
+    if whole:
+        show_whole_lesson(page)
 
 
 def click_and_wait(page, locator) -> None:
@@ -95,7 +100,7 @@ def test_the_landing_page_lists_every_dashboard(page, voila):
 
 @pytest.mark.parametrize("name", dashboards())
 def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, voila, name):
-    open_dashboard(page, voila, name)
+    open_dashboard(page, voila, name, whole=False)
     page.wait_for_load_state("networkidle")
 
     assert "Error displaying widget" not in page.locator("body").inner_text()
@@ -105,9 +110,10 @@ def test_a_dashboard_loads_offline_cleanly_with_its_code_hidden(page, voila, nam
     assert shown_code(page, json.loads((SITE / name).read_text())) == []
     assert "Traceback" not in page.locator("body").inner_text()
 
-    # The README's picture: the dashboard's main widget (the last cell's widget with a button).
+    # The README's picture: the core path's main widget (the last shown widget with a button,
+    # before any prediction is locked: what a student meets).
     top = ".jp-Cell-outputArea > .jp-OutputArea-child > .jp-OutputArea-output > .jupyter-widgets"
-    main = page.locator(top, has=page.locator(".widget-button")).last
+    main = page.locator(top, has=page.locator(".widget-button")).filter(visible=True).last
     main.evaluate("el => el.scrollIntoView({block: 'start'})")
     page.wait_for_timeout(500)  # plotly's transitions end before the picture
     SCREENSHOTS.mkdir(exist_ok=True)

@@ -15,7 +15,13 @@ import re
 import pytest
 from playwright.sync_api import Page
 
-from .browsing import VoilaServer, dashboards, open_dashboard_page, wait_for_widgets
+from .browsing import (
+    VoilaServer,
+    dashboards,
+    open_dashboard_page,
+    show_whole_lesson,
+    wait_for_widgets,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -80,20 +86,6 @@ MODE_BAR_SHOWN = """el => { const g = el.querySelector('.modebar-group');
     return g !== null && getComputedStyle(g).opacity === '1'; }"""
 
 
-# What a student's predictions do to the page: each Predict box that shows its exact answer sets
-# the page class hk-revealed-<key>, which shows the cells tagged answer:<key> (the dashboards'
-# template), charts among them. Here every key at once.
-REVEAL_ANSWERS = """() => {
-    const keys = new Set([...document.querySelectorAll('[data-hk-answer]')]
-        .flatMap(c => c.getAttribute('data-hk-answer').split(' ')));
-    const mark = document.createElement('span');
-    mark.hidden = true;
-    mark.className = [...keys].map(k => 'hk-revealed-' + k).join(' ');
-    document.body.appendChild(mark);
-    return keys.size;
-}"""
-
-
 def open_drawn(page: Page, voila: VoilaServer, name: str) -> None:
     """Open a dashboard and wait until its widgets show and every chart is drawn."""
     open_dashboard_page(page, voila, name)
@@ -131,10 +123,7 @@ def test_no_chart_or_element_of_a_dashboard_leads_off_the_server(
 
     # Show what a student can open: the answers of the page's Predict boxes and the part of
     # the lesson after its "Going further" button (pressed as a student would).
-    page.evaluate(REVEAL_ANSWERS)
-    further = page.locator(".hk-further-toggle")
-    if further.count():
-        further.first.click()
+    show_whole_lesson(page)
     hovered = 0
     for i in range(charts.count()):
         chart = charts.nth(i)
