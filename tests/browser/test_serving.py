@@ -240,12 +240,12 @@ def test_a_lesson_gets_a_preheated_kernel_per_student_and_the_class_pool_is_made
 
 # --- A viewer past the pool: the page at once, each output as its cell runs ------------------
 
-LESSON_05 = "05_hens_deck_and_drawing.ipynb"
+LESSON_05 = "05b_hens_seen_and_unseen.ipynb"  # one of the longest lessons, with a game
 
 
 @pytest.fixture(scope="module")
 def past_the_pool(tmp_path_factory) -> Iterator[VoilaServer]:
-    """The probe and lesson 5, one preheated kernel each, replaced only after 600 s: a second
+    """The probe and lesson 5b, one preheated kernel each, replaced only after 600 s: a second
     viewer finds none ready (Voilà would have made them wait for the replacement)."""
     site = probe_site(tmp_path_factory.mktemp("past-the-pool"))
     (site / LESSON_05).symlink_to((DASHBOARDS / "site" / LESSON_05).resolve())
@@ -348,7 +348,7 @@ def test_a_viewer_past_the_pool_gets_the_page_at_once_and_it_works(chromium, pas
 # on two lines, as the kernel happens to flush) and number of widget views; a cell holding a seed
 # box ("New seed") stands for a game of the viewer's own (its cards, and so its views, differ).
 OWN_GAMES_ASIDE = """cells => cells.map(c => [c.getAttribute('cell-index'),
-    ...([...c.querySelectorAll('button')].some(b => b.innerText.trim() === 'New seed')
+    ...([...c.querySelectorAll('button')].some(b => b.textContent.trim() === 'New seed')
         ? ["(a game of the viewer's own)", null]
         : [c.innerText.split(/\\s+/).join(' ').trim(),
            c.querySelectorAll('.jupyter-widgets').length])])"""
@@ -373,8 +373,10 @@ AT_FIRST_WIDGET = """(() => {
       return;
     }
     const cells = [...document.querySelectorAll('[cell-index]')];
+    // Hidden: not laid out, the explorer's cells aside (never shown on a dashboard).
     window.__henkitAtFirstWidget = [cells.indexOf(widget.closest('[cell-index]')), cells.length,
-                                    cells.flatMap((c, i) => c.offsetParent === null ? [i] : [])];
+                                    cells.flatMap((c, i) => c.offsetParent === null &&
+                                        !c.hasAttribute('data-hk-explorer') ? [i] : [])];
   };
   requestAnimationFrame(look);
 })();"""
@@ -404,9 +406,10 @@ def test_a_lesson_shown_cell_by_cell_shows_what_its_preheated_page_shows(chromiu
         # laid out yet, and then every cell; the progressive page had every cell laid out.
         widget_cell, count, hidden = first.evaluate("window.__henkitAtFirstWidget")
         assert widget_cell + 1 < count == len(cells)
-        assert hidden == list(range(widget_cell + 1, count))
+        explorer = {i for i, c in enumerate(cells) if "explorer" in c["metadata"].get("tags", [])}
+        assert hidden == [i for i in range(widget_cell + 1, count) if i not in explorer]
         assert first.locator(".hk-after-first").count() == 0
-        assert first.locator("[cell-index]").evaluate_all(
+        assert first.locator("[cell-index]:not([data-hk-explorer])").evaluate_all(
             "cells => cells.filter(c => c.offsetParent === null).length") == 0
         assert second.evaluate("window.__henkitAtFirstWidget")[2] == []
         # A widget drawn that way talks to its kernel: the Lock button of the lesson's last
@@ -465,7 +468,7 @@ def test_a_preheated_lesson_shows_its_text_when_its_widget_states_never_come(chr
         assert held["app"] is not None and 4_900 <= held["shown"] - held["app"] <= 8_000, held
         # The text is there to read; the widgets never came, and the page says it is still busy.
         assert page.locator(".hk-after-first").count() == 0
-        assert page.locator("[cell-index]").evaluate_all(
+        assert page.locator("[cell-index]:not([data-hk-explorer])").evaluate_all(
             "cells => cells.filter(c => c.offsetParent === null).length") == 0
         assert page.locator("#rendered_cells").get_attribute("data-henkit-outputs") == "waiting"
         assert page.locator("#rendered_cells .jupyter-widgets .widget-button").count() == 0
