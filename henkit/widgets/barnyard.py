@@ -154,7 +154,7 @@ class BarnyardGame(Guarded, w.VBox):
         self._hand: tuple[Card, ...] = ()
         self.coop_toggle = build(
             w.Checkbox, value=False, indent=False, description="Place face down as a chicken coop (-1 point)",
-            tooltip="A coop may go on any free cell touching the barnyard",
+            tooltip="A coop may go on any free square touching the barnyard",
             layout={"width": "auto"},
         )
         self.coop_toggle.observe(lambda _c: self.refresh(), names="value")
@@ -188,7 +188,7 @@ class BarnyardGame(Guarded, w.VBox):
             hbox([self.next_button, self.play_button]),
             html("<b>Draw from</b>"),
             self.source_box,
-            html("<b>Your hand</b> (select a card, then a cell)"),
+            html("<b>Your hand</b> (select a card, then a square)"),
             hbox(self.hand_buttons, flex_flow="row wrap"),
             hbox([self.coop_toggle, self.discard_button, self.no_rooster_button]),
             self.status,
@@ -312,7 +312,7 @@ class BarnyardGame(Guarded, w.VBox):
             self.rooster(cell)
         elif self.my_turn and phase == "place":
             if self.selected is None:
-                say(self.status, "select a card of your hand first, then the cell", error=True)
+                say(self.status, "select a card of your hand first, then the square", error=True)
             else:
                 self.place(self.selected, cell)
         else:
@@ -543,12 +543,12 @@ class BarnyardGame(Guarded, w.VBox):
         size = (f"{h} row{'s' if h != 1 else ''} by {wd} column{'s' if wd != 1 else ''}"
                 if len(yard) else "empty")
         text = (f"<b>Your barnyard</b> ({esc(size)}; it must fit in a 3 by 4 or 4 by 3 box: "
-                "grey cells are outside it).")
+                "grey squares are outside it).")
         if phase == "place" and self.my_turn and k is not None:
             what = "a chicken coop" if coop else esc(card_name(k))
-            text += f" Green cells: where {what} may go."
+            text += f" Green squares: where {what} may go."
         elif phase == "rooster" and self.my_turn:
-            text += " Green cells: the hens the rooster may stand on."
+            text += " Green squares: the hens the rooster may stand on."
         if self.grid_caption.value != text:
             self.grid_caption.value = text
 
@@ -672,7 +672,7 @@ class BarnyardGame(Guarded, w.VBox):
             return f"{self.names[s.player]} is to play: press Next bot move or Let bots play."
         return {
             "draw": "Your turn: draw a card (the deck or a discard top).",
-            "place": "Select a card, then click a green cell (tick the coop box to place it face "
+            "place": "Select a card, then click a green square (tick the coop box to place it face "
                      "down).",
             "discard": "Select a card and press Discard to get down to 4 cards.",
             "rooster": "Put the rooster on one of your hens: click a hen.",

@@ -27,10 +27,15 @@ pytestmark = pytest.mark.browser
 
 # What a student can read now: the text of the page's cells that are shown.
 VISIBLE = "() => document.getElementById('rendered_cells').innerText"
-# The text of every cell a student could open (answers and "Going further" included).
+# The text of every cell a student could open (answers and "Going further" included), without
+# the styles and scripts the page holds for the browser.
 STUDENT_TEXT = """() => [...document.querySelectorAll('#rendered_cells [cell-index]')]
     .filter(c => !c.hasAttribute('data-hk-explorer'))
-    .map(c => c.textContent).join('\\n')"""
+    .map(c => {
+        const copy = c.cloneNode(true);
+        copy.querySelectorAll('style, script').forEach(e => e.remove());
+        return copy.textContent;
+    }).join('\\n')"""
 CODE_ELEMENTS = """() => [...document.querySelectorAll(
     '#rendered_cells [cell-index]:not([data-hk-explorer]) .jp-RenderedMarkdown code')]
     .map(c => c.textContent)"""
