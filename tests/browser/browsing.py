@@ -149,14 +149,15 @@ class VoilaServer:
         if self.data is not None:
             env.pop("HENKIT_CLASS_DB", None)
             env["DATA"] = str(self.data)
+        if not any("kernels_per_address" in arg for arg in self.extra_args):
+            # Every page of the tests comes from one address (127.0.0.1): the cap on pages per
+            # device is off unless a test sets it.
+            env["PER_DEVICE"] = "0"
         env.update(self.env)
         with open(self.log_path, "wb") as log:
             # serve.sh execs Voilà, so this pid is Voilà's; a new session groups its kernels.
             self.process = subprocess.Popen(
-                # Every page of the tests comes from one address (127.0.0.1), so the cap on
-                # pages per device is off unless a test's own arguments (later: they win) set it.
-                [str(DASHBOARDS / "serve.sh"), "--HenkitVoila.kernels_per_address=0",
-                 *self.extra_args],
+                [str(DASHBOARDS / "serve.sh"), *self.extra_args],
                 env=env,
                 stdout=log,
                 stderr=subprocess.STDOUT,

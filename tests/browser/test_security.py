@@ -617,7 +617,11 @@ def test_the_teacher_link_opens_the_teachers_page_and_students_get_none_of_it(pr
         assert other.goto(probe.url + "teacher/records.csv").status == 403
         open_dashboard_page(other, probe, PROBE.name)
         html = other.content()
-        assert secret not in html and "teacher" not in html.lower()
+        assert secret not in html, "the secret is on a student's page"
+        # No teacher's control, link or word on it (Voilà's icon font names a "chalkboard-
+        # teacher" glyph in its CSS, which is not a control).
+        assert other.locator("a[href*='teacher'], form[action*='teacher']").count() == 0
+        assert "teacher" not in other.locator("body").inner_text().lower()
         assert "sqlite" not in html.lower() and "postgresql://" not in html
     finally:
         student.close()
