@@ -141,28 +141,28 @@ from jinja2 import BytecodeCache, Environment, pass_context
 from jinja2.bccache import Bucket
 from jupyter_client.channels import AsyncZMQSocketChannel
 from jupyter_core.utils import ensure_async
+from jupyter_server.auth.authorizer import Authorizer
 from jupyter_server.utils import url_path_join
 from nbclient.exceptions import CellExecutionError
 from nbconvert.exporters.templateexporter import TemplateExporter
 from tornado.web import GZipContentEncoding, HTTPError, RequestHandler, StaticFileHandler
 from tornado.websocket import WebSocketClosedError
-from jupyter_server.auth.authorizer import Authorizer
 from traitlets import Bool, Float, Int, Type, Unicode, default
 from voila.app import Voila, _kernel_id_regex
 from voila.configuration import VoilaConfiguration
 from voila.execute import VoilaExecutor, strip_code_cell_warnings
 from voila.exporter import VoilaExporter
 from voila.notebook_renderer import NotebookRenderer
+from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.execution_request_handler import ExecutionRequestHandler
 from voila.tornado.handler import TornadoVoilaHandler
-from voila.shutdown_kernel_handler import VoilaShutdownKernelHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from henkit.display import PLOTLY_JS
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # page_guard beside this file
-from page_guard import FULL_PAGE, PageAuthorizer, Pages, allowed_here, viewer_of  # noqa: E402
-from teacher import (  # noqa: E402
+from page_guard import FULL_PAGE, PageAuthorizer, Pages, allowed_here, viewer_of
+from teacher import (
     announce_served_pool,
     new_secret,
     students_url,
