@@ -16,6 +16,7 @@ import re
 import sys
 import threading
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -507,14 +508,23 @@ def test_in_chromium_the_link_opens_the_page_typed_or_clicked_elsewhere(pool: st
     """Debian's Chromium: the link typed in the address bar, or clicked on another site, ends
     on /teacher (no key in the address) with the controls; the button starts a session (the
     browser sends the form's _xsrf); the address page's QR code fills most of the screen."""
-    from playwright.sync_api import sync_playwright
-
-    from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS
+    from tests.browser.browsing import CHROMIUM_ARGS
 
     # Without the resolver rule that leaves only 127.0.0.1: the other site is localhost.
     args = [a for a in CHROMIUM_ARGS if not a.startswith("--host-resolver-rules")]
     handlers = teacher.teacher_handlers("/", pool, SECRET, STUDENTS) + [(r"/other", OtherSite)]
-    with serving(handlers) as server, sync_playwright() as p:
+    # In a thread of its own: the browser tests' Playwright may hold this thread's event loop.
+    with serving(handlers) as server, ThreadPoolExecutor(1) as thread:
+        thread.submit(drive_chromium, server, pool, args).result()
+
+
+def drive_chromium(server, pool: str, args: list[str]) -> None:
+    """The teacher's link typed, then clicked on another site, in Debian's Chromium."""
+    from playwright.sync_api import sync_playwright
+
+    from tests.browser.browsing import CHROMIUM
+
+    with sync_playwright() as p:
         browser = p.chromium.launch(executable_path=CHROMIUM, args=args)
         try:
             typed = browser.new_context(viewport={"width": 1280, "height": 720})
