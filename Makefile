@@ -8,6 +8,7 @@
 #   make serve DATA=/srv/henkit      the class pool (class.sqlite3) in that folder; default:
 #                                    henkit's data folder, or HENKIT_CLASS_DB when it is set
 #   make serve CERT=c.pem KEY=k.pem  HTTPS with the school's certificate and its key
+#   make serve PLAIN=1               stock Voilà's workings (henkit's settings and template)
 #   make serve KERNELS=60 PER_DEVICE=4
 #                                    at most 60 kernels in all (default: what 3/4 of the memory
 #                                    holds) and 4 open pages per device (default 6)
@@ -42,7 +43,8 @@ $(VENV)/.bench: pyproject.toml requirements.lock | $(BIN)/python
 serve: $(VENV)/.kit
 	HOST=$(HOST) PORT=$(PORT) POOL=$(POOL) FILL_DELAY=$(FILL_DELAY) LESSON=$(LESSON) \
 		CLASS=$(CLASS) DATA="$(DATA)" KERNELS=$(KERNELS) PER_DEVICE=$(PER_DEVICE) \
-		CERT="$(CERT)" KEY="$(KEY)" HENKIT_PYTHON=$(CURDIR)/$(BIN)/python dashboards/serve.sh
+		CERT="$(CERT)" KEY="$(KEY)" PLAIN=$(PLAIN) HENKIT_PYTHON=$(CURDIR)/$(BIN)/python \
+		dashboards/serve.sh
 
 lab: $(VENV)/.kit
 	$(BIN)/jupyter lab --no-browser --allow-root --ip=$(HOST) --port=$(PORT) \

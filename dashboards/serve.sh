@@ -79,6 +79,14 @@ if [ -n "${CERT:-}${KEY:-}" ]; then
         fail "CERT=$CERT and KEY=$KEY are not a PEM certificate and its private key"
     guard+=("--HenkitVoila.certfile=$(realpath -- "$CERT")" "--HenkitVoila.keyfile=$(realpath -- "$KEY")")
 fi
+# PLAIN=1: Voilà as it is, with henkit's settings, template, page guard and teacher's page only
+# (none of voila_server.py's changes to Voilà's workings): the way out if a Voilà upgrade breaks
+# one of them.
+case "${PLAIN:-}" in
+    ""|0) ;;
+    1) guard+=("--HenkitVoila.plain=True"); export HENKIT_PLAIN=1 ;;
+    *) fail "PLAIN=$PLAIN: 1 serves with stock Voilà's workings, 0 (or nothing) with henkit's" ;;
+esac
 pools=()
 if [ -n "${LESSON:-}" ]; then
     lesson="${LESSON%.ipynb}"

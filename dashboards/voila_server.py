@@ -137,6 +137,7 @@ from queue import Empty
 from typing import Any
 
 import nbformat
+import voila
 from jinja2 import BytecodeCache, Environment, pass_context
 from jinja2.bccache import Bucket
 from jupyter_client.channels import AsyncZMQSocketChannel
@@ -148,7 +149,7 @@ from nbconvert.exporters.templateexporter import TemplateExporter
 from tornado.web import GZipContentEncoding, HTTPError, RequestHandler, StaticFileHandler
 from tornado.websocket import WebSocketClosedError
 from traitlets import Bool, Float, Int, Type, Unicode, default
-from voila.app import Voila, _kernel_id_regex
+from voila.app import Voila
 from voila.configuration import VoilaConfiguration
 from voila.execute import VoilaExecutor, strip_code_cell_warnings
 from voila.exporter import VoilaExporter
@@ -159,6 +160,9 @@ from voila.tornado.handler import TornadoVoilaHandler
 from voila.tornado.kernel_websocket_handler import VoilaKernelWebsocketHandler
 
 from henkit.display import PLOTLY_JS
+
+# Voilà's pattern for a kernel id in its routes (private): the same pattern if it is renamed.
+_kernel_id_regex = getattr(voila.app, "_kernel_id_regex", r"(?P<kernel_id>\w+-\w+-\w+-\w+-\w+)")
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))  # page_guard beside this file
 from page_guard import FULL_PAGE, PageAuthorizer, Pages, allowed_here, viewer_of
@@ -264,11 +268,46 @@ def compile_once() -> None:
     VoilaExporter.markdown2html = markdown2html_once  # type: ignore[method-assign]
 
 
-def install() -> None:
+def install() -> list[str]:
     """Make every unbounded kernel-channel wait in this process re-check its socket, and let a
-    page rendered without waiting for its kernel end cleanly."""
-    AsyncZMQSocketChannel.get_msg = get_msg_rechecking  # type: ignore[method-assign]
-    NotebookRenderer._cleanup_resources = cleanup_if_started  # type: ignore[method-assign]
+    page rendered without waiting for its kernel end cleanly; what could not be installed."""
+    lacking = lacks("recheck") + lacks("text_first")
+    if not lacks("recheck"):
+        AsyncZMQSocketChannel.get_msg = get_msg_rechecking  # type: ignore[method-assign]
+    if not lacks("text_first"):
+        NotebookRenderer._cleanup_resources = cleanup_if_started  # type: ignore[method-assign]
+    return lacking
+
+
+#: What each of henkit's changes to Voilà reads or replaces of the installed Voilà, Jupyter and
+#: nbconvert (private parts among them), by the setting that turns it off; checked as the server
+#: starts: a change whose parts are missing is left off, and the log says so in one line.
+NEEDS: dict[str, tuple[tuple[object, str], ...]] = {
+    "recheck": ((AsyncZMQSocketChannel, "get_msg"),),
+    "compile_once": ((TemplateExporter, "_create_environment"),
+                     (VoilaExporter, "markdown2html")),
+    "text_first": ((NotebookRenderer, "_cleanup_resources"),),
+    "progressive_cold": ((TornadoVoilaHandler, "should_use_rendered_notebook"),
+                         (VoilaConfiguration, "progressive_rendering")),
+    "run_early": ((ExecutionRequestHandler, "_execution_data"),),
+}
+#: The settings that plain mode turns off: every change to Voilà's own workings (its pages are
+#: then served as stock Voilà serves them, with henkit's configuration, template, page guard and
+#: teacher's page, all through Voilà's and Jupyter's supported settings).
+PLAIN_OFF = ("compile_once", "progressive_cold", "text_first", "whole_html", "run_early",
+             "compress_ahead")
+
+
+def lacks(change: str) -> list[str]:
+    """The parts a change needs that the installed packages do not have ('Class.attribute')."""
+    return [f"{getattr(owner, '__name__', owner)}.{name}" for owner, name in NEEDS[change]
+            if not hasattr(owner, name)]
+
+
+def plain_asked(argv: list[str]) -> bool:
+    """Whether the command line (or HENKIT_PLAIN=1) asks for plain mode."""
+    return os.environ.get("HENKIT_PLAIN") == "1" or any(
+        a.lower() in ("--henkitvoila.plain=true", "--henkitvoila.plain=1") for a in argv)
 
 
 _voilas_cleanup = NotebookRenderer._cleanup_resources
@@ -434,7 +473,38 @@ def progressive_copy(configuration: VoilaConfiguration) -> VoilaConfiguration:
     return copied
 
 
-class ColdPagesProgressive(TornadoVoilaHandler):
+class GuardedPages(TornadoVoilaHandler):
+    """Voilà's page handler within the kernel budget, binding each page's kernel to its viewer
+    (page_guard.py): a page beyond the budget gets the "server is full" page at once, and no
+    kernel; the piece of a page that names its kernel goes out once that kernel is bound."""
+
+    async def get_generator(self, path: str | None = None):
+        pages: Pages | None = self.settings.get("henkit_pages")
+        if pages is not None:
+            refusal = pages.refusal(len(self.kernel_manager.list_kernel_ids()),
+                                    self.request.remote_ip,
+                                    pages.budget(lambda: kernels_rss_mb(os.getpid())))
+            if refusal is not None:
+                # At once, and no kernel is started: a page beyond the budget costs nothing.
+                self.log.warning("A page of %s refused (%s): %s", path, self.request.remote_ip,
+                                 refusal)
+                self.set_status(503)
+                self.set_header("Retry-After", "60")
+                self.set_header("Content-Type", "text/html; charset=UTF-8")
+                yield FULL_PAGE.replace("{reason}", refusal)
+                return
+        viewer, bound = viewer_of(self), pages is None
+        async for html in self.pieces(path):
+            if not bound and viewer is not None:
+                bound = pages.bind_from_html(html, viewer, self.request.remote_ip) is not None
+            yield html
+
+    def pieces(self, path: str | None):
+        """The page's pieces as Voilà renders them."""
+        return super().get_generator(path)
+
+
+class ColdPagesProgressive(GuardedPages):
     """Voilà's page handler, serving a page from a preheated kernel only when one is ready and
     rendering every other page progressively at once (Voilà would make it wait for a kernel still
     waiting out its fill delay: 120 s in a lesson, for a student who reloads the page)."""
@@ -465,30 +535,12 @@ class ColdPagesProgressive(TornadoVoilaHandler):
             forget_closed_kernels(self.kernel_manager)
         return preheated
 
-    async def get_generator(self, path: str | None = None):
-        pages: Pages | None = self.settings.get("henkit_pages")
-        if pages is not None:
-            refusal = pages.refusal(len(self.kernel_manager.list_kernel_ids()),
-                                    self.request.remote_ip,
-                                    pages.budget(lambda: kernels_rss_mb(os.getpid())))
-            if refusal is not None:
-                # At once, and no kernel is started: a page beyond the budget costs nothing.
-                self.log.warning("A page of %s refused (%s): %s", path, self.request.remote_ip,
-                                 refusal)
-                self.set_status(503)
-                self.set_header("Retry-After", "60")
-                self.set_header("Content-Type", "text/html; charset=UTF-8")
-                yield FULL_PAGE.replace("{reason}", refusal)
-                return
-        viewer, bound = viewer_of(self), pages is None
+    async def pieces(self, path: str | None = None):
         self._notebook_path = self.notebook_path or path  # as Voilà's generator names it
         first = self._run_early
         held: list[str] = []
         hold: bool | None = None  # known once Voilà has chosen how to serve the page
-        async for html in super().get_generator(path):
-            if not bound and viewer is not None:
-                # The kernel is bound to this viewer before the piece that names it goes out.
-                bound = pages.bind_from_html(html, viewer, self.request.remote_ip) is not None
+        async for html in super().pieces(path):
             if first:
                 # A progressive page's kernel has been asked for before its first piece is
                 # sent, and its notebook kept for it: its cells start now.
@@ -1109,6 +1161,9 @@ class HenkitVoila(Voila):
                                              "(with keyfile, unless the file holds the key).")
     keyfile = Unicode("", config=True, help="The certificate's private key (PEM file).")
     teacher_secret = Unicode(help="The secret in the teacher link; a new one at each start.")
+    plain = Bool(False, config=True, help="Serve as stock Voilà does, with henkit's settings, "
+                                          "template, page guard and teacher's page only: none of "
+                                          "henkit's changes to Voilà's own workings.")
 
     def _url(self, ip: str) -> str:
         url = super()._url(ip)  # Voilà's own says http:// whatever it serves
@@ -1143,6 +1198,7 @@ class HenkitVoila(Voila):
         if self.max_kernels < 0 or self.kernels_per_address < 0 or self.page_grace < 0:
             raise ValueError("max_kernels, kernels_per_address and page_grace are 0 or more")
         self.pages = Pages(self.max_kernels, self.kernels_per_address, self.page_grace)
+        self._leave_off_what_cannot_work()
         if self.lesson:
             self._configure_lesson()
         if self.compile_once:
@@ -1165,6 +1221,23 @@ class HenkitVoila(Voila):
         if self.compress_ahead and settings.get("compress_response"):
             asyncio.get_event_loop().create_task(self._compress_ahead(scripts))
         return settings
+
+    def _leave_off_what_cannot_work(self) -> None:
+        """Plain mode: every change to Voilà's workings off. Otherwise each change whose parts
+        the installed Voilà lacks is left off, said in one line (a class is never stuck)."""
+        if self.plain:
+            for setting in PLAIN_OFF:
+                setattr(self, setting, False)
+            self.log.info("Plain mode: Voilà %s as it is, with henkit's settings, template, "
+                          "page guard and teacher's page", voila.__version__)
+            return
+        for change in NEEDS:
+            missing = lacks(change)
+            if missing and getattr(self, change, True):
+                self.log.warning("Voilà %s lacks %s: henkit's %s is off", voila.__version__,
+                                 ", ".join(missing), change)
+                if self.has_trait(change):
+                    setattr(self, change, False)
 
     def _served_pool(self) -> str:
         """The class pool the kernels write to (serve.sh sets it; else henkit's default)."""
@@ -1269,6 +1342,8 @@ class HenkitVoila(Voila):
                 handler = ColdPagesProgressive
                 kwargs = [{**kwargs[0], "progressive_configuration": progressive,
                            "run_early": self.run_early, "whole_html": self.whole_html}]
+            elif handler is TornadoVoilaHandler:
+                handler = GuardedPages
             elif handler is ExecutionRequestHandler:
                 handler = CellRunner
             elif handler is VoilaKernelWebsocketHandler:
@@ -1285,8 +1360,12 @@ class HenkitVoila(Voila):
 
 
 def main() -> None:
-    """Install the guard, then run Voilà with this process's command line."""
-    install()
+    """Install the guard (not in plain mode), then run Voilà with this process's command line."""
+    if not plain_asked(sys.argv[1:]):
+        lacking = install()
+        if lacking:
+            print(f"voila_server: Voilà {voila.__version__} lacks {', '.join(lacking)}: "
+                  "henkit's guard for it is off", file=sys.stderr)
     sys.exit(HenkitVoila.launch_instance())
 
 

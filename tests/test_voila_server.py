@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import json
+import logging
 import re
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -686,7 +687,9 @@ def test_the_cold_pages_can_be_served_as_voila_does(monkeypatch):
     from voila.tornado.handler import TornadoVoilaHandler
 
     routes = routes_of(monkeypatch, progressive_cold=False, voilas_own=False)
-    assert [r[1] for r in routes if r[0].endswith("/voila/render/(.*)")] == [TornadoVoilaHandler]
+    # Voilà's own page handler, within the kernel budget and binding each kernel to its page.
+    assert [r[1] for r in routes if r[0].endswith("/voila/render/(.*)")] == [GUARD.GuardedPages]
+    assert GUARD.GuardedPages.__bases__ == (TornadoVoilaHandler,)
     assert not [r for r in routes if "/voila/execution/" in r[0]]
 
 
@@ -1314,3 +1317,33 @@ def test_the_kernel_socket_is_voilas_unless_cells_run_when_the_page_asks(monkeyp
         app = GUARD.HenkitVoila(run_early=early)
         app.voila_configuration, app.server_url = GUARD.VoilaConfiguration(), "/"
         assert [r[1] for r in app.init_handlers() if r[0].endswith("/channels")] == [socket]
+
+
+# ----- plain mode and the start-up checks ------------------------------------------------------
+
+
+def test_plain_mode_turns_every_change_to_voilas_workings_off(caplog):
+    app = GUARD.HenkitVoila(plain=True)
+    app._leave_off_what_cannot_work()
+    assert all(getattr(app, setting) is False for setting in GUARD.PLAIN_OFF)
+    assert not app.compile_once and not app.run_early and not app.progressive_cold
+    assert GUARD.plain_asked(["--HenkitVoila.plain=True"])
+    assert not GUARD.plain_asked(["--HenkitVoila.plain=False"])
+
+
+def test_a_change_whose_voila_parts_are_missing_is_left_off_and_said(monkeypatch, caplog):
+    monkeypatch.delattr(GUARD.ExecutionRequestHandler, "_execution_data")
+    assert GUARD.lacks("run_early") == ["ExecutionRequestHandler._execution_data"]
+    app = GUARD.HenkitVoila()
+    app.log = logging.getLogger("henkit-voila-test")  # the application's own does not propagate
+    with caplog.at_level("WARNING"):
+        app._leave_off_what_cannot_work()
+    assert app.run_early is False and app.compile_once is True  # only what cannot work
+    said = [r.getMessage() for r in caplog.records]
+    assert any("lacks ExecutionRequestHandler._execution_data: henkit's run_early is off" in m
+               for m in said), said
+
+
+def test_every_change_finds_its_parts_in_the_voila_the_kit_is_locked_to():
+    assert {change: GUARD.lacks(change) for change in GUARD.NEEDS} == {
+        change: [] for change in GUARD.NEEDS}

@@ -574,6 +574,7 @@ def test_with_a_certificate_the_dashboards_are_served_over_https_only(tmp_path, 
     ({"CERT": "x"}, "CERT and KEY go together"),
     ({"KERNELS": "many"}, "KERNELS=many: the most kernels"),
     ({"PER_DEVICE": "-1"}, "PER_DEVICE=-1: the most pages one device"),
+    ({"PLAIN": "yes"}, "PLAIN=yes: 1 serves with stock Voil"),
     ({"HENKIT_CLASS_DB": "postgresql://teacher:s3cret-pw@127.0.0.1:1/henkit"}, "cannot be used"),
 ])
 def test_bad_serving_settings_stop_at_once_and_never_show_a_password(tmp_path, env, words):
@@ -625,3 +626,43 @@ def test_the_teacher_link_opens_the_teachers_page_and_students_get_none_of_it(pr
         assert "sqlite" not in html.lower() and "postgresql://" not in html
     finally:
         student.close()
+
+
+# --- Plain mode: stock Voilà's workings, the guard kept ---------------------------------------------
+
+
+def test_plain_mode_serves_a_lesson_with_its_answers_kept_back_and_its_kernel_guarded(
+        tmp_path, page):
+    from .browsing import SITE, VoilaServer, free_port, probe_site, show_whole_lesson
+
+    lesson = "02_push_your_luck.ipynb"
+    site = probe_site(tmp_path / "site")
+    (site / lesson).symlink_to((SITE / lesson).resolve())
+    server = VoilaServer(port=free_port(), site=site, env={"PLAIN": "1"}).start()
+    try:
+        server.wait_for_pools([PROBE.name, lesson])
+        assert "Plain mode: Voilà" in server.log() and "lacks" not in server.log()
+        open_dashboard_page(page, server, lesson)
+        wait_for_widgets(page)
+        # The template still keeps answers back, and a box still reveals them.
+        box = page.locator(".hk-predict").first
+        keyed = page.locator("[data-hk-answer]").first
+        assert not keyed.is_visible()
+        box.locator("input[type=text]").fill("5")
+        box.get_by_role("button", name="Lock my prediction").click()
+        show = box.get_by_role("button", name="Show the exact answer")
+        show.or_(box.locator(".hk-answer")).first.wait_for()
+        if show.is_visible():
+            show.click()
+        box.locator(".hk-answer").wait_for()
+        keyed.wait_for(state="visible")
+        show_whole_lesson(page)
+        # And the kernel answers only this page.
+        kernel_id = page_config(page)["kernelId"]
+        _, _, stranger = viewer_get(server.url)
+        assert request_as(server.url + f"api/kernels/{kernel_id}", "DELETE", stranger) == 403
+        assert request_as(server.url + f"api/kernels/{kernel_id}", "GET",
+                          cookies_of(page)) == 200
+        assert page.log.problems() == {}
+    finally:
+        server.stop()
