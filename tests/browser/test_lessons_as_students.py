@@ -14,6 +14,7 @@ import re
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from .browsing import (
     VoilaServer,
@@ -224,9 +225,12 @@ def test_a_dashboard_gives_no_answer_away_and_talks_no_code(voila, page, name):
         said = box.locator(".hk-answer").inner_text()
         given = giveaways(said, before)
         assert given == [], f"{name}: box {i}'s answer ({said!r}) is on the page before: {given}"
-        classes = box.get_attribute("class") or ""
-        revealed = re.search(r"hk-revealed-([a-z0-9-]+)", classes)
-        assert revealed, f"{name}: box {i} has no key"
+        # The box's class comes a message after its answer.
+        try:
+            expect(box).to_have_class(re.compile(r"\bhk-revealed-"), timeout=10_000)
+        except AssertionError:
+            pytest.fail(f"{name}: box {i} has no key")
+        revealed = re.search(r"hk-revealed-([a-z0-9-]+)", box.get_attribute("class") or "")
         cells = page.locator(f"[data-hk-answer~='{revealed.group(1)}']")
         for j in range(cells.count()):
             assert cells.nth(j).is_visible(), f"{name}: box {i}'s answer cell stays hidden"
