@@ -11,7 +11,7 @@ from henkit.henpen.endgame import positions, win_chance
 
 from . import lesson_text
 from .lesson_text import fold, source
-from .test_lessons_for_students import output_text, plain, tags
+from .test_lessons_for_students import before_any_lock, tags
 
 LESSON = "09_playing_to_win"
 START = State.new(2, grill=[21, 25], stacks=[[30, 22], [33]])
@@ -31,18 +31,6 @@ def says(*needles: str) -> None:
         assert fold(needle) in text(), f"lesson 9 does not say {needle!r}"
 
 
-def before_any_lock() -> str:
-    """The core path's text and outputs that no box hides."""
-    parts = []
-    for c in cells():
-        if "going-further" in tags(c):
-            break
-        if any(t == "explorer" or t.startswith("answer:") for t in tags(c)):
-            continue
-        parts.append(plain(source(c)) if c["cell_type"] == "markdown" else output_text(c))
-    return " ".join(parts)
-
-
 @pytest.fixture(scope="module")
 def box():
     """The lesson's prediction box: prompt, exact answer, options (recorded, not shown)."""
@@ -59,7 +47,7 @@ def test_the_start_chance_is_predicted_first_and_kept_until_the_lock(box):
     _prompt, answer, kw = box
     assert kw["key"] == "start-chance" and kw["kind"] == "chance"
     assert answer == pytest.approx(win_chance(START)) and 0.5 < answer < 0.6
-    seen = before_any_lock()
+    seen = before_any_lock(LESSON)
     for form in (f"{100 * answer:.1f} %", f"{100 * answer:.1f}%", f"{answer:.3f}"):
         assert form not in seen, form
     # The chart that starts at the start position's chance waits for the box.

@@ -89,6 +89,18 @@ def student_text(name: str, *, core_only: bool, with_answers: bool) -> str:
     return "\n".join(parts)
 
 
+def before_any_lock(name: str) -> str:
+    """The core path's text and outputs that no box hides (what a student reads first)."""
+    parts = []
+    for c in cells(name):
+        if "going-further" in tags(c):
+            break
+        if any(t == "explorer" or t.startswith("answer:") for t in tags(c)):
+            continue
+        parts.append(plain(source(c)) if c["cell_type"] == "markdown" else output_text(c))
+    return " ".join(parts)
+
+
 def words(text: str) -> int:
     """Words in `text` as a reader counts them."""
     return len(WORD.findall(plain(text)))

@@ -18,7 +18,7 @@ from henkit.henpen.turnspace import TurnPoint
 
 from . import lesson_text
 from .lesson_text import fold, markdown, source
-from .test_lessons_for_students import output_text, plain, tags
+from .test_lessons_for_students import before_any_lock, output_text, tags
 
 LESSON = "11_learning_vs_solving"
 
@@ -52,18 +52,6 @@ def printed(cell: dict) -> str:
     """What a code cell printed, its stream's pieces joined as they came."""
     return "".join(source({"source": o["text"]}) for o in cell.get("outputs", [])
                    if o.get("output_type") == "stream")
-
-
-def before_any_lock() -> str:
-    """The core path's text and outputs that no box hides."""
-    parts = []
-    for c in cells():
-        if "going-further" in tags(c):
-            break
-        if any(t == "explorer" or t.startswith("answer:") for t in tags(c)):
-            continue
-        parts.append(plain(source(c)) if c["cell_type"] == "markdown" else output_text(c))
-    return " ".join(parts)
 
 
 def says(haystack: str, *needles: str) -> None:
@@ -265,7 +253,7 @@ def test_the_box_keeps_the_worms_lost_until_the_lock(run, box):
     ns["grades"] = grades
     assert kw["key"] == "lost-after-training" and kw["kind"] == "number" and kw["digits"] == 4
     assert answer() == grades[-1].value_lost
-    seen = before_any_lock()
+    seen = before_any_lock(LESSON)
     assert f"{grades[-1].value_lost:.4f}" not in seen and f"{grades[-1].value:.4f}" not in seen
     said = fold(text())
     assert f"{grades[0].value_lost:.4f}" in said  # what it lost untrained is given, as a yardstick
