@@ -66,16 +66,6 @@ def listen(widget: w.Widget) -> list[dict]:
 # ----- fixtures -------------------------------------------------------------------------------
 
 
-@pytest.fixture
-def dashboard(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This kernel looks like a Voilà dashboard's."""
-    monkeypatch.setenv(DASHBOARD_ENV, "/")
-
-
-@pytest.fixture
-def notebook(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This kernel looks like a notebook's (JupyterLab, nbval)."""
-    monkeypatch.delenv(DASHBOARD_ENV, raising=False)
 
 
 @pytest.fixture

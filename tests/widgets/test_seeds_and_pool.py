@@ -12,7 +12,6 @@ import pytest
 from henkit.classpool import Recorder, SQLiteStore
 from henkit.classpool.page import close_page_recorder
 from henkit.core import CHANCE, Game, make_rng
-from henkit.display import DASHBOARD_ENV
 from henkit.henpen import ROLL
 from henkit.henpen import State as HenpenState
 from henkit.hens import DECK
@@ -20,18 +19,6 @@ from henkit.hens import State as HensState
 from henkit.widgets import Arena, BarnyardGame, DiceTray, HenpenTable
 from henkit.widgets.common import status_text
 from henkit.widgets.seeding import DASHBOARD_SEEDS, parse_seed
-
-
-@pytest.fixture
-def dashboard(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This kernel looks like a Voilà dashboard's."""
-    monkeypatch.setenv(DASHBOARD_ENV, "/")
-
-
-@pytest.fixture
-def notebook(monkeypatch: pytest.MonkeyPatch) -> None:
-    """This kernel looks like a notebook's (JupyterLab, nbval)."""
-    monkeypatch.delenv(DASHBOARD_ENV, raising=False)
 
 
 def tray_roll(seed: int) -> tuple[int, ...]:
