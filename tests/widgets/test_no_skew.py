@@ -63,11 +63,6 @@ def listen(widget: w.Widget) -> list[dict]:
     return sent
 
 
-# ----- fixtures -------------------------------------------------------------------------------
-
-
-
-
 @pytest.fixture
 def pool(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[SQLiteStore]:
     """The server's class pool (made before the pages, as `make serve` does), named to the
